@@ -1,0 +1,212 @@
+package manifest
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ErrSchemaVersion is returned when decoding a manifest written by a newer,
+// incompatible version of mcp-audit.
+var ErrSchemaVersion = errors.New("unsupported manifest schema version")
+
+// Encode returns the canonical JSON encoding of m: slices sorted and
+// de-duplicated, nil slices written as [], two-space indent, no HTML
+// escaping, trailing newline. Encode canonicalizes a copy; m is unchanged.
+func Encode(m *Manifest) ([]byte, error) {
+	c := *m
+	Canonicalize(&c)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(&c); err != nil {
+		return nil, fmt.Errorf("encoding manifest: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Decode parses a manifest and rejects unknown schema versions.
+func Decode(data []byte) (*Manifest, error) {
+	var probe struct {
+		SchemaVersion int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("decoding manifest: %w", err)
+	}
+	if probe.SchemaVersion < 1 || probe.SchemaVersion > SchemaVersion {
+		return nil, fmt.Errorf("%w %d (this mcp-audit reads up to %d)", ErrSchemaVersion, probe.SchemaVersion, SchemaVersion)
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("decoding manifest: %w", err)
+	}
+	return &m, nil
+}
+
+// Canonicalize sorts and de-duplicates every slice in m and replaces nil
+// slices with empty ones, in place.
+func Canonicalize(m *Manifest) {
+	m.Server.Capabilities = sortedUnique(m.Server.Capabilities, strings.Compare)
+	m.Target.Entry = nonNil(m.Target.Entry)
+
+	m.Tools = slices.Clone(m.Tools)
+	for i := range m.Tools {
+		m.Tools[i].InputSchema = CanonicalJSON(m.Tools[i].InputSchema)
+		m.Tools[i].Digest = ToolDigest(m.Tools[i])
+	}
+	m.Tools = sortedUnique(m.Tools, func(a, b Tool) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Digest, b.Digest))
+	})
+	m.Prompts = slices.Clone(m.Prompts)
+	for i := range m.Prompts {
+		m.Prompts[i].Arguments = sortedUnique(m.Prompts[i].Arguments, strings.Compare)
+	}
+	m.Prompts = sortedUnique(m.Prompts, func(a, b Prompt) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Description, b.Description),
+			slices.Compare(a.Arguments, b.Arguments))
+	})
+	m.Resources = sortedUnique(m.Resources, func(a, b Resource) int {
+		return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.Name, b.Name), strings.Compare(a.MimeType, b.MimeType))
+	})
+
+	m.Phases = slices.Clone(m.Phases)
+	for i := range m.Phases {
+		canonicalPhase(&m.Phases[i])
+	}
+	slices.SortStableFunc(m.Phases, func(a, b Phase) int {
+		return cmp.Or(cmp.Compare(phaseRank(a.Name), phaseRank(b.Name)), strings.Compare(a.Name, b.Name))
+	})
+
+	m.Run.PhaseTimingMS = nonNil(m.Run.PhaseTimingMS)
+	m.Run.Notes = nonNil(m.Run.Notes)
+}
+
+func canonicalPhase(p *Phase) {
+	p.Files = sortedUnique(p.Files, func(a, b FileAccess) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), strings.Compare(a.Access, b.Access),
+			strings.Compare(a.Result, b.Result), strings.Compare(a.Category, b.Category), strings.Compare(a.Target, b.Target))
+	})
+	p.FileSummary = sortedUnique(p.FileSummary, func(a, b FileCount) int {
+		return cmp.Or(strings.Compare(a.Category, b.Category), strings.Compare(a.Access, b.Access),
+			strings.Compare(a.Result, b.Result), cmp.Compare(a.Paths, b.Paths))
+	})
+	p.Processes = slices.Clone(p.Processes)
+	for i := range p.Processes {
+		p.Processes[i].Argv = nonNil(p.Processes[i].Argv)
+	}
+	p.Processes = sortedUnique(p.Processes, func(a, b Process) int {
+		return cmp.Or(strings.Compare(a.Path, b.Path), slices.Compare(a.Argv, b.Argv), strings.Compare(a.Result, b.Result),
+			boolCmp(a.Shell, b.Shell))
+	})
+	p.Network = sortedUnique(p.Network, func(a, b Connection) int {
+		return cmp.Or(strings.Compare(a.Proto, b.Proto), strings.Compare(a.Op, b.Op), strings.Compare(a.Name, b.Name),
+			strings.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port), strings.Compare(a.Result, b.Result),
+			strings.Compare(a.Category, b.Category), cmp.Compare(a.PayloadBytes, b.PayloadBytes))
+	})
+	p.DNS = sortedUnique(p.DNS, func(a, b DNSQuery) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Type, b.Type), strings.Compare(a.Server, b.Server))
+	})
+	p.Canaries = sortedUnique(p.Canaries, func(a, b CanaryHit) int {
+		return cmp.Or(strings.Compare(a.Canary, b.Canary), strings.Compare(a.How, b.How),
+			strings.Compare(a.Evidence, b.Evidence), strings.Compare(a.Encoding, b.Encoding))
+	})
+	p.Alerts = sortedUnique(p.Alerts, func(a, b Alert) int {
+		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Detail, b.Detail))
+	})
+}
+
+// phaseRank orders phases as they happen: install, startup, calls, idle.
+func phaseRank(name string) int {
+	switch {
+	case name == PhaseInstall:
+		return 0
+	case name == PhaseStartup:
+		return 1
+	case strings.HasPrefix(name, "call:"):
+		return 2
+	case name == PhaseIdle:
+		return 3
+	}
+	return 4
+}
+
+// ToolDigest pins a tool: sha256 over its name, description and canonical
+// input schema, separated by NUL bytes.
+func ToolDigest(t Tool) string {
+	h := sha256.New()
+	h.Write([]byte(t.Name))
+	h.Write([]byte{0})
+	h.Write([]byte(t.Description))
+	h.Write([]byte{0})
+	h.Write(CanonicalJSON(t.InputSchema))
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// CanonicalJSON re-encodes raw JSON with sorted object keys, no insignificant
+// whitespace and numbers kept verbatim. Invalid JSON is returned as a JSON
+// string holding the original text, so nothing is silently lost.
+func CanonicalJSON(raw json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		s, _ := json.Marshal(string(raw))
+		return s
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		s, _ := json.Marshal(string(raw))
+		return s
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+func sortedUnique[T any](s []T, compare func(a, b T) int) []T {
+	out := slices.Clone(s)
+	if out == nil {
+		out = []T{}
+	}
+	slices.SortStableFunc(out, compare)
+	return slices.CompactFunc(out, func(a, b T) bool { return compare(a, b) == 0 })
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}
+
+// PhaseByName returns the phase with the given name, or nil.
+func (m *Manifest) PhaseByName(name string) *Phase {
+	for i := range m.Phases {
+		if m.Phases[i].Name == name {
+			return &m.Phases[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,282 @@
+// Package manifest defines the behavior manifest: the stable, diffable record
+// of what one version of an MCP server did inside the sandbox.
+//
+// The manifest is the project's published data format. Its JSON encoding is
+// canonical (see Encode): identical behavior yields byte-identical files, so a
+// text diff of two manifests shows only behavior changes. Everything that
+// legitimately differs between two runs of the same server (timestamps,
+// container ids, durations) lives in the Run block, which diffs ignore.
+//
+// The schema is documented in docs/manifest.md; bump SchemaVersion on any
+// incompatible change.
+package manifest
+
+import "encoding/json"
+
+// SchemaVersion is the version of the manifest format written by this package.
+const SchemaVersion = 1
+
+// Manifest is the behavior record of one audit.
+type Manifest struct {
+	SchemaVersion int        `json:"schema_version"`
+	Target        Target     `json:"target"`
+	Outcome       Outcome    `json:"outcome"`
+	Server        ServerInfo `json:"server"`
+	Tools         []Tool     `json:"tools"`
+	Prompts       []Prompt   `json:"prompts"`
+	Resources     []Resource `json:"resources"`
+	Phases        []Phase    `json:"phases"`
+	// Run is metadata about this particular execution. Diffs ignore it.
+	Run Run `json:"run"`
+}
+
+// Target identifies what was audited.
+type Target struct {
+	// Ecosystem is "npm" for registry packages, "local" for a directory or
+	// tarball, "command" for --cmd targets.
+	Ecosystem string `json:"ecosystem"`
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	// Integrity is the registry's Subresource Integrity string of the
+	// tarball (sha512-…), or a sha256 of a local tarball.
+	Integrity string `json:"integrity,omitempty"`
+	// Entry is the command that started the server, with the package root
+	// written as <pkg>.
+	Entry []string `json:"entry"`
+}
+
+// Outcome statuses.
+const (
+	StatusOK          = "ok"           // handshake answered, ran until the audit ended it
+	StatusCrashed     = "crashed"      // exited on its own
+	StatusNoHandshake = "no-handshake" // did not answer initialize in time
+	StatusKilled      = "killed"       // a limit was hit (memory, audit deadline)
+	StatusError       = "error"        // the audit itself failed; see Reason
+)
+
+// Outcome says how the server's run ended.
+type Outcome struct {
+	Status string `json:"status"`
+	// ExitCode is the server's exit status when it exited on its own, or
+	// 128+signal when a signal ended it.
+	ExitCode *int `json:"exit_code,omitempty"`
+	// Reason is a short, stable explanation (no timestamps or ids).
+	Reason string `json:"reason,omitempty"`
+}
+
+// ServerInfo is what the server said about itself in initialize.
+type ServerInfo struct {
+	Name            string   `json:"name,omitempty"`
+	Version         string   `json:"version,omitempty"`
+	ProtocolVersion string   `json:"protocol_version,omitempty"`
+	Capabilities    []string `json:"capabilities"`
+	Instructions    string   `json:"instructions,omitempty"`
+}
+
+// Tool is one advertised tool, pinned by digest.
+type Tool struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description"`
+	// InputSchema is the tool's JSON Schema in canonical form.
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	// Digest is sha256 over name, description and canonical input schema.
+	Digest string `json:"digest"`
+}
+
+// Prompt is one advertised prompt.
+type Prompt struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Arguments   []string `json:"arguments"`
+}
+
+// Resource is one advertised resource.
+type Resource struct {
+	URI      string `json:"uri"`
+	Name     string `json:"name,omitempty"`
+	MimeType string `json:"mime_type,omitempty"`
+}
+
+// Phase names. Tool calls use "call:<tool>".
+const (
+	PhaseInstall = "install"
+	PhaseStartup = "startup"
+	PhaseIdle    = "idle"
+)
+
+// Phase is the behavior observed in one window of the run.
+type Phase struct {
+	Name string `json:"name"`
+	// Files lists every file access worth reading individually: everything
+	// except successful reads of the server's own package and of the runtime,
+	// which FileSummary counts instead.
+	Files       []FileAccess `json:"files"`
+	FileSummary []FileCount  `json:"file_summary"`
+	Processes   []Process    `json:"processes"`
+	Network     []Connection `json:"network"`
+	DNS         []DNSQuery   `json:"dns"`
+	Canaries    []CanaryHit  `json:"canaries"`
+	Alerts      []Alert      `json:"alerts"`
+}
+
+// File access kinds.
+const (
+	AccessRead     = "read"
+	AccessWrite    = "write"  // opened for writing, truncate, chmod
+	AccessCreate   = "create" // created (open O_CREAT on a new path, mkdir, link target)
+	AccessDelete   = "delete"
+	AccessRename   = "rename" // the source of a rename; the destination is a create
+	AccessExec     = "exec"
+	AccessStat     = "probe" // access/readlink: existence checks, no content read
+	AccessChdir    = "chdir"
+	AccessSymlink  = "symlink" // a symlink was created at Path pointing to Target
+	AccessMount    = "mount"
+	AccessDirWrite = "mkdir"
+)
+
+// File categories.
+const (
+	CatOwnPackage   = "own-package"   // the server's package and its dependencies
+	CatRuntime      = "runtime"       // node, shared libraries, loader, ordinary runtime probes
+	CatSystem       = "system"        // other /etc, /proc, /sys, /dev, /usr
+	CatSensitive    = "sensitive"     // credentials and private data a server should not need
+	CatCanary       = "canary"        // a decoy credential file seeded for this audit
+	CatAntiAnalysis = "anti-analysis" // reads that reveal a tracer or sandbox
+	CatShellRC      = "shell-rc"      // shell startup files and autostart locations
+	CatAIConfig     = "ai-client-config"
+	CatHome         = "home"      // other files in the home directory
+	CatWorkspace    = "workspace" // the decoy workspace the server was started in
+	CatTemp         = "temp"
+	CatOther        = "other"
+)
+
+// File access results.
+const (
+	ResultOK      = "ok"
+	ResultMissing = "missing" // ENOENT, ENOTDIR
+	ResultDenied  = "denied"  // EACCES, EPERM, EROFS
+	ResultError   = "error"   // anything else
+)
+
+// FileAccess is one distinct (path, access, result) in a phase.
+type FileAccess struct {
+	Path     string `json:"path"`
+	Access   string `json:"access"`
+	Category string `json:"category"`
+	Result   string `json:"result"`
+	// Target is the destination of a rename or the target of a symlink/link.
+	Target string `json:"target,omitempty"`
+}
+
+// FileCount summarizes accesses that are individually uninteresting.
+type FileCount struct {
+	Category string `json:"category"`
+	Access   string `json:"access"`
+	Result   string `json:"result"`
+	// Paths is the number of distinct paths.
+	Paths int `json:"paths"`
+}
+
+// Process is one program the server started (execve).
+type Process struct {
+	Path   string   `json:"path"`
+	Argv   []string `json:"argv"`
+	Result string   `json:"result"`
+	// Shell is true for well-known shells; interesting on its own.
+	Shell bool `json:"shell,omitempty"`
+}
+
+// Connection is one distinct network endpoint the server tried to use.
+type Connection struct {
+	// Proto is tcp, udp, unix, raw or other.
+	Proto string `json:"proto"`
+	// Op is connect, send, bind or listen.
+	Op string `json:"op"`
+	// Name is the host name the address was mapped to, when known.
+	Name    string `json:"name,omitempty"`
+	Address string `json:"address"`
+	Port    int    `json:"port,omitempty"`
+	Result  string `json:"result"`
+	// Category is "runtime" for ordinary resolver plumbing (nscd socket,
+	// DNS to the configured resolver) and "egress" otherwise.
+	Category string `json:"category"`
+	// PayloadBytes is the size of data handed to send calls, when seen.
+	PayloadBytes int `json:"payload_bytes,omitempty"`
+}
+
+// DNSQuery is one distinct name the server asked for.
+type DNSQuery struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// Server is the resolver address the question was sent to.
+	Server string `json:"server"`
+}
+
+// CanaryHit is evidence that a seeded fake credential was touched.
+type CanaryHit struct {
+	// Canary names the decoy: an environment variable or a decoy file path.
+	Canary string `json:"canary"`
+	// How: file-read, file-write, file-delete, file-read-witness (seen by the
+	// post-run access-time check), sent (value found in outgoing data),
+	// argv (value passed to a process).
+	How string `json:"how"`
+	// Evidence is a short, non-secret description (path, destination).
+	Evidence string `json:"evidence"`
+	// Encoding of the value where it was found in data: raw, hex, base64…
+	Encoding string `json:"encoding,omitempty"`
+}
+
+// Alert kinds.
+const (
+	AlertIOURing         = "io_uring"
+	AlertPtrace          = "ptrace"
+	AlertMemfd           = "memfd_create"
+	AlertBPF             = "bpf"
+	AlertNamespace       = "namespace" // unshare, setns
+	AlertProcessVM       = "process_vm"
+	AlertUntracedClone   = "untraced_clone"
+	AlertKill            = "kill" // signals sent outside the server's own process tree
+	AlertTimestamps      = "timestamp_change"
+	AlertMount           = "mount"
+	AlertTraceIncomplete = "trace_incomplete"
+)
+
+// Alert is an anti-analysis or escape attempt, or a gap in the evidence.
+type Alert struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+}
+
+// Run is per-execution metadata. Diffs and stability checks ignore it.
+type Run struct {
+	Tool          string        `json:"tool,omitempty"`
+	StartedAt     string        `json:"started_at,omitempty"`
+	DurationMS    int64         `json:"duration_ms,omitempty"`
+	Image         string        `json:"image,omitempty"`
+	ImageID       string        `json:"image_id,omitempty"`
+	ContainerID   string        `json:"container_id,omitempty"`
+	NetworkMode   string        `json:"network_mode,omitempty"`
+	PhaseTimingMS []PhaseTiming `json:"phase_timing_ms"`
+	Trace         TraceStats    `json:"trace"`
+	// StderrTail is the end of the server's stderr, sanitized and bounded.
+	StderrTail string `json:"stderr_tail,omitempty"`
+	// StdoutNoise counts non-JSON lines the server printed on stdout.
+	StdoutNoise int      `json:"stdout_noise,omitempty"`
+	Notes       []string `json:"notes"`
+}
+
+// PhaseTiming is how long a phase lasted in this run.
+type PhaseTiming struct {
+	Phase string `json:"phase"`
+	MS    int64  `json:"ms"`
+}
+
+// TraceStats describes the raw trace the manifest was built from.
+type TraceStats struct {
+	Bytes     int64 `json:"bytes"`
+	Lines     int   `json:"lines"`
+	Events    int   `json:"events"`
+	Malformed int   `json:"malformed"`
+	Truncated bool  `json:"truncated,omitempty"`
+}
