@@ -168,13 +168,14 @@ func (t *Trace) parseLine(line string, cut bool, open map[int]*pending) {
 		return
 	case strings.HasPrefix(rest, "<... "):
 		// "<... openat resumed>) = 3"
-		end := strings.Index(rest, " resumed>")
-		if end < 0 {
+		after := rest[len("<... "):]
+		end := strings.Index(after, " resumed>")
+		if end <= 0 || !isIdent(after[:end]) {
 			t.Stats.Malformed++
 			return
 		}
-		name := rest[len("<... "):end]
-		tail := rest[end+len(" resumed>"):]
+		name := after[:end]
+		tail := after[end+len(" resumed>"):]
 		p := open[pid]
 		if p == nil || p.name != name {
 			// The start was lost (trace began mid-call or the line was
