@@ -1,0 +1,203 @@
+// Package canary generates per-run fake credentials and decoy files, and
+// finds them again in data that leaves the server.
+//
+// Values look like the real thing (a GitHub token starts with ghp_, an AWS
+// key id with AKIA…) so that credential-stealing code that filters on format
+// takes them, but every value carries fresh randomness from crypto/rand, so a
+// hit can only come from this run. Values are secrets for the purpose of
+// output hygiene: manifests and reports name a canary, never print it.
+package canary
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Canary is one fake credential.
+type Canary struct {
+	// Name identifies the canary in manifests: "env:GITHUB_TOKEN" or
+	// "file:~/.aws/credentials".
+	Name string
+	// Values are the secret strings whose appearance anywhere proves use.
+	Values []string
+}
+
+// File is a decoy file seeded into the sandbox.
+type File struct {
+	// Path is relative to HOME ("~/.aws/credentials") or to the workspace
+	// ("<workspace>/.env").
+	Path    string
+	Content []byte
+	Mode    int64
+	// Canary is true when reading the file is itself a finding (all decoys
+	// except ordinary desktop files such as ~/.bashrc).
+	Canary bool
+}
+
+// Set is the complete set of canaries for one run.
+type Set struct {
+	Env   map[string]string // variable -> value
+	Files []File
+	all   []Canary
+}
+
+// DefaultEnv are the credential variables every audit seeds.
+var DefaultEnv = []string{
+	"ANTHROPIC_API_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN",
+	"GH_TOKEN", "NPM_TOKEN", "OPENAI_API_KEY", "SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY",
+}
+
+const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+const upperNum = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
+func randFrom(alphabet string, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on Linux
+	}
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// valueFor returns a realistic fake value for a variable name.
+func valueFor(name string) string {
+	switch n := strings.ToUpper(name); {
+	case n == "AWS_ACCESS_KEY_ID":
+		return "AKIA" + randFrom(upperNum, 16)
+	case n == "AWS_SECRET_ACCESS_KEY":
+		return randFrom(alnum, 40)
+	case strings.Contains(n, "GITHUB") || n == "GH_TOKEN":
+		return "ghp_" + randFrom(alnum, 36)
+	case strings.Contains(n, "NPM"):
+		return "npm_" + randFrom(alnum, 36)
+	case strings.Contains(n, "OPENAI"):
+		return "sk-proj-" + randFrom(alnum, 48)
+	case strings.Contains(n, "ANTHROPIC"):
+		return "sk-ant-api03-" + randFrom(alnum, 48)
+	case strings.Contains(n, "SLACK"):
+		return "xoxb-" + randFrom("0123456789", 12) + "-" + randFrom(alnum, 24)
+	case strings.Contains(n, "STRIPE"):
+		return "sk_live_" + randFrom(alnum, 32)
+	case strings.HasSuffix(n, "_URL") || strings.HasSuffix(n, "_URI"):
+		return "postgres://mcpaudit:" + randFrom(alnum, 24) + "@db.mcp-audit.test:5432/app"
+	}
+	return "mcpaudit_" + randFrom(alnum, 32)
+}
+
+// Generate creates a fresh set: the default variables, the extra ones the
+// server needs (extraEnv), and the decoy files.
+func Generate(extraEnv []string) *Set {
+	s := &Set{Env: map[string]string{}}
+	for _, n := range append(slices.Clone(DefaultEnv), extraEnv...) {
+		if n == "" || s.Env[n] != "" {
+			continue
+		}
+		s.Env[n] = valueFor(n)
+		s.all = append(s.all, Canary{Name: "env:" + n, Values: []string{s.Env[n]}})
+	}
+	s.addDecoys()
+	slices.SortFunc(s.all, func(a, b Canary) int { return strings.Compare(a.Name, b.Name) })
+	return s
+}
+
+func (s *Set) addFile(path string, mode int64, content string, values ...string) {
+	s.Files = append(s.Files, File{Path: path, Content: []byte(content), Mode: mode, Canary: true})
+	s.all = append(s.all, Canary{Name: "file:" + path, Values: values})
+}
+
+func (s *Set) addDecoys() {
+	akid, secret := "AKIA"+randFrom(upperNum, 16), randFrom(alnum, 40)
+	s.addFile("~/.aws/credentials", 0o600,
+		"[default]\naws_access_key_id = "+akid+"\naws_secret_access_key = "+secret+"\n", akid, secret)
+
+	keyBody := randFrom(alnum, 64)
+	var pem strings.Builder
+	pem.WriteString("-----BEGIN OPENSSH PRIVATE KEY-----\n")
+	body := base64.StdEncoding.EncodeToString([]byte("openssh-key-v1\x00" + keyBody + randFrom(alnum, 300)))
+	for len(body) > 70 {
+		pem.WriteString(body[:70] + "\n")
+		body = body[70:]
+	}
+	pem.WriteString(body + "\n-----END OPENSSH PRIVATE KEY-----\n")
+	s.addFile("~/.ssh/id_rsa", 0o600, pem.String(), keyBody)
+
+	npm := "npm_" + randFrom(alnum, 36)
+	s.addFile("~/.npmrc", 0o600, "//registry.npmjs.org/:_authToken="+npm+"\n", npm)
+
+	gh := "gho_" + randFrom(alnum, 36)
+	s.addFile("~/.config/gh/hosts.yml", 0o600,
+		"github.com:\n    user: dev\n    oauth_token: "+gh+"\n    git_protocol: https\n", gh)
+
+	dockerPass := randFrom(alnum, 32)
+	auth := base64.StdEncoding.EncodeToString([]byte("dev:" + dockerPass))
+	s.addFile("~/.docker/config.json", 0o600,
+		`{"auths":{"registry.mcp-audit.test":{"auth":"`+auth+`"}}}`+"\n", dockerPass)
+
+	netrc := randFrom(alnum, 28)
+	s.addFile("~/.netrc", 0o600, "machine api.mcp-audit.test\n  login dev\n  password "+netrc+"\n", netrc)
+
+	envKey, dbPass := "sk-proj-"+randFrom(alnum, 48), randFrom(alnum, 24)
+	s.addFile("<workspace>/.env", 0o644,
+		"OPENAI_API_KEY="+envKey+"\nDATABASE_URL=postgres://app:"+dbPass+"@db.mcp-audit.test:5432/app\n", envKey, dbPass)
+
+	cursor := "sk-ant-api03-" + randFrom(alnum, 48)
+	s.addFile("~/.cursor/mcp.json", 0o644,
+		`{"mcpServers":{"notes":{"command":"npx","args":["-y","notes-mcp"],"env":{"ANTHROPIC_API_KEY":"`+cursor+`"}}}}`+"\n", cursor)
+
+	claude := "sk-ant-api03-" + randFrom(alnum, 48)
+	s.addFile("~/.claude/settings.json", 0o644,
+		`{"env":{"ANTHROPIC_API_KEY":"`+claude+`"},"permissions":{"allow":[]}}`+"\n", claude)
+
+	// Ordinary desktop files: present so that writes to them are visible as
+	// modifications, but reading them is not a finding.
+	for _, f := range []File{
+		{Path: "~/.bashrc", Content: []byte("# ~/.bashrc\nalias ll='ls -l'\n"), Mode: 0o644},
+		{Path: "~/.profile", Content: []byte("# ~/.profile\n[ -f ~/.bashrc ] && . ~/.bashrc\n"), Mode: 0o644},
+		{Path: "~/.gitconfig", Content: []byte("[user]\n\tname = Dev\n\temail = dev@mcp-audit.test\n"), Mode: 0o644},
+		{Path: "<workspace>/README.md", Content: []byte("# notes\n\nA small project.\n"), Mode: 0o644},
+	} {
+		s.Files = append(s.Files, f)
+	}
+}
+
+// All returns every canary, sorted by name.
+func (s *Set) All() []Canary { return s.all }
+
+// EnvList returns the canary variables as sorted NAME=value pairs.
+func (s *Set) EnvList() []string {
+	out := make([]string, 0, len(s.Env))
+	for k, v := range s.Env {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// FileCanary returns the canary name for a decoy path ("~/.aws/credentials"
+// or "<workspace>/.env"), or "" if the path is not a canary file.
+func (s *Set) FileCanary(path string) string {
+	for _, f := range s.Files {
+		if f.Canary && f.Path == path {
+			return "file:" + f.Path
+		}
+	}
+	return ""
+}
+
+// Redact replaces every canary value in s with a placeholder naming it, so
+// text from the sandbox (stderr, payload excerpts) can be shown safely.
+func (s *Set) Redact(text string) string {
+	for _, c := range s.all {
+		for _, v := range c.Values {
+			if v != "" {
+				text = strings.ReplaceAll(text, v, fmt.Sprintf("<canary %s>", c.Name))
+			}
+		}
+	}
+	return text
+}
