@@ -1,0 +1,74 @@
+#!/bin/sh
+# mcp-audit sandbox entrypoint. PID 1 in the audit container, running as root
+# with only the capabilities the tracer needs (SYS_PTRACE, SETUID, SETGID,
+# DAC_READ_SEARCH). It seeds the decoy home as the unprivileged user, starts
+# the server under strace as that user, and on SIGTERM kills every process of
+# that user. After the server is gone it records the exit status and the
+# access times of the canary files (an independent witness of reads that the
+# tracer might miss) in a directory the server cannot read.
+#
+# Arguments: the server command. Settings come from MCP_AUDIT_* variables,
+# which are removed from the server's environment.
+set -u
+umask 077
+D=/var/lib/mcp-audit
+U="$MCP_AUDIT_USER"
+UID_="$MCP_AUDIT_UID"
+TRACE_SET="$MCP_AUDIT_TRACE_SET"
+STRSIZE="$MCP_AUDIT_STRSIZE"
+WORKDIR="$MCP_AUDIT_WORKDIR"
+WATCHDOG="$MCP_AUDIT_WATCHDOG"
+CANARIES="$MCP_AUDIT_CANARY_FILES"
+unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES
+
+mkdir -p "$D"
+note() { echo "$*" >>"$D/status"; }
+
+as_user() { setpriv --reuid="$UID_" --regid="$UID_" --clear-groups "$@"; }
+
+if [ -f /opt/mcp-audit/resolv.conf ]; then
+	cat /opt/mcp-audit/resolv.conf >/etc/resolv.conf || note "resolv.conf not replaced"
+fi
+if ! as_user tar -x -C "$HOME" </opt/mcp-audit/home.tar; then
+	note "seed-failed"
+fi
+rm -f /opt/mcp-audit/home.tar
+cd "$WORKDIR" || cd "$HOME"
+
+stop() {
+	# Every process of the server's user: the server and anything it
+	# started, including daemons that left its process group.
+	as_user sh -c "kill -s KILL -1" 2>/dev/null
+}
+trap stop TERM INT
+
+# A last resort if the host side goes away: end the run after the deadline.
+(sleep "$WATCHDOG" && kill -TERM 1) >/dev/null 2>&1 </dev/null &
+dog=$!
+
+note "started $(date +%s.%N)"
+# shellcheck disable=SC2086
+strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
+	-o "$D/trace" -u "$U" -- "$@" <&0 &
+pid=$!
+exec 0</dev/null
+
+rc=0
+while :; do
+	wait "$pid"
+	rc=$?
+	kill -0 "$pid" 2>/dev/null || break
+done
+wait "$pid" 2>/dev/null
+r2=$?
+[ "$r2" -ne 127 ] && rc=$r2
+note "exit $rc $(date +%s.%N)"
+kill "$dog" 2>/dev/null
+
+# Access-time witness: "atime mtime ctime path" per canary file. Seeding sets
+# atime and ctime together; only a later read moves atime past ctime.
+: >"$D/witness"
+for f in $CANARIES; do
+	as_user stat -c '%.9X %.9Y %.9Z %n' "$f" >>"$D/witness" 2>/dev/null || echo "missing 0 0 $f" >>"$D/witness"
+done
+exit 0

@@ -1,0 +1,106 @@
+package sandbox_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/testenv"
+)
+
+// TestRunTracesAndWitnesses runs a small node program in the real sandbox
+// and checks the guarantees the audit relies on: the server runs as the
+// unprivileged user with no capabilities, its file access is traced,
+// canary reads are also witnessed by access time, io_uring is refused,
+// stdout reaches us, and the container is gone afterwards.
+func TestRunTracesAndWitnesses(t *testing.T) {
+	img := testenv.Image(t)
+	sb := &sandbox.Sandbox{Engine: testenv.Engine(t)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	prog := `
+const fs = require('fs');
+fs.readFileSync(process.env.HOME + '/.aws/credentials');
+const st = fs.readFileSync('/proc/self/status', 'utf8');
+console.log(JSON.stringify({uid: process.getuid(), caps: st.match(/CapEff:\s*(\w+)/)[1], cwd: process.cwd()}));
+`
+	run, err := sb.Start(ctx, sandbox.Spec{
+		Image: img, User: "dev", UID: 1000, Home: "/home/dev", Workdir: "/home/dev/workspace",
+		Cmd:       []string{"node", "-e", prog},
+		Env:       []string{"HOME=/home/dev", "PATH=/usr/local/bin:/usr/bin:/bin"},
+		HomeFiles: []sandbox.TarFile{{Path: ".aws/credentials", Content: []byte("[default]\n"), Mode: 0o600}, {Path: "workspace", Dir: true, Mode: 0o755}, {Path: ".ssh/id_rsa", Content: []byte("k"), Mode: 0o600}},
+		CanaryFiles: []string{"/home/dev/.aws/credentials", "/home/dev/.ssh/id_rsa"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Remove()
+	out, _ := io.ReadAll(run.Stdout)
+	<-run.Done()
+	if !strings.Contains(string(out), `"uid":1000,"caps":"0000000000000000","cwd":"/home/dev/workspace"`) {
+		t.Errorf("stdout %q (stderr %q)", out, run.Stderr())
+	}
+	art, err := run.Collect(ctx, 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(art.TraceFile)
+	trace, _ := os.ReadFile(art.TraceFile)
+	if !strings.Contains(string(trace), `"/home/dev/.aws/credentials", O_RDONLY|O_CLOEXEC) = `) {
+		t.Errorf("trace lacks the credentials read:\n%s", trace)
+	}
+	if !strings.Contains(strings.Join(art.Status, "\n"), "exit 0 ") {
+		t.Errorf("status %q", art.Status)
+	}
+	var readAWS, readSSH bool
+	for _, w := range art.Witness {
+		f := strings.Fields(w)
+		if len(f) == 4 && f[0] > f[2] {
+			readAWS = readAWS || strings.HasSuffix(f[3], ".aws/credentials")
+			readSSH = readSSH || strings.HasSuffix(f[3], "id_rsa")
+		}
+	}
+	if !readAWS || readSSH {
+		t.Errorf("witness: aws read=%v ssh read=%v from %q", readAWS, readSSH, art.Witness)
+	}
+	run.Remove()
+	for _, id := range testenv.Leftovers(t) {
+		if id == run.ID {
+			t.Errorf("container %s left behind", id)
+		}
+	}
+}
+
+func TestIOURingRefused(t *testing.T) {
+	img := testenv.Image(t)
+	sb := &sandbox.Sandbox{Engine: testenv.Engine(t)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run, err := sb.Start(ctx, sandbox.Spec{
+		Image: img, User: "dev", UID: 1000, Home: "/home/dev", Workdir: "/home/dev",
+		Cmd: []string{"node", "-e", `require('fs').readFile('/etc/hostname', () => {})`},
+		Env: []string{"HOME=/home/dev", "PATH=/usr/local/bin:/usr/bin:/bin", "UV_USE_IO_URING=1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Remove()
+	io.Copy(io.Discard, run.Stdout)
+	<-run.Done()
+	art, err := run.Collect(ctx, 64<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(art.TraceFile)
+	trace, _ := os.ReadFile(art.TraceFile)
+	if !strings.Contains(string(trace), "io_uring_setup(") || !strings.Contains(string(trace), "ENOSYS") {
+		t.Errorf("io_uring was not attempted and refused:\n%s", trace)
+	}
+	if !strings.Contains(string(trace), `"/etc/hostname"`) {
+		t.Errorf("the read fell back to a traced openat? trace:\n%s", trace)
+	}
+}

@@ -1,0 +1,74 @@
+// Package testenv gives tests a Docker engine and the sandbox image, or
+// skips them with a clear message when no engine answers. CI always has an
+// engine (.ci/run starts one), so there these tests always run; set
+// MCP_AUDIT_REQUIRE_DOCKER=1 to turn the skip into a failure.
+package testenv
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+var (
+	once    sync.Once
+	eng     *client.Client
+	engErr  error
+	imgOnce sync.Once
+	imgErr  error
+)
+
+// Engine returns a connected engine or skips the test.
+func Engine(t testing.TB) *client.Client {
+	t.Helper()
+	once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		eng, engErr = sandbox.Connect(ctx)
+	})
+	if engErr != nil {
+		if os.Getenv("MCP_AUDIT_REQUIRE_DOCKER") != "" {
+			t.Fatalf("docker required: %v", engErr)
+		}
+		t.Skipf("skipping: no Docker engine (%v)", engErr)
+	}
+	return eng
+}
+
+// Image makes sure the sandbox image exists (building it on first use) and
+// returns its reference.
+func Image(t testing.TB) string {
+	t.Helper()
+	e := Engine(t)
+	imgOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+		defer cancel()
+		_, imgErr = sandbox.EnsureImage(ctx, e, sandbox.ImageOptions{Flavor: os.Getenv("MCP_AUDIT_IMAGE_FLAVOR"), Log: os.Stderr})
+	})
+	if imgErr != nil {
+		t.Fatalf("sandbox image: %v", imgErr)
+	}
+	return sandbox.DefaultImage
+}
+
+// Leftovers returns the ids of sandbox containers that still exist.
+func Leftovers(t testing.TB) []string {
+	t.Helper()
+	e := Engine(t)
+	res, err := e.ContainerList(context.Background(), client.ContainerListOptions{All: true,
+		Filters: client.Filters{}.Add("label", sandbox.LabelApp+"=1")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range res.Items {
+		ids = append(ids, c.ID)
+	}
+	return ids
+}
