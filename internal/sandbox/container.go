@@ -209,9 +209,9 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 			SecurityOpt: []string{"no-new-privileges", "seccomp=" + profile},
 			LogConfig:   container.LogConfig{Type: "none"},
 			Tmpfs: map[string]string{
-				spec.Home:  tmpfs(fmt.Sprintf(",uid=%d,gid=%d,mode=0755", spec.UID, spec.UID)),
-				"/tmp":     tmpfs(",mode=1777"),
-				"/var/tmp": tmpfs(",mode=1777"),
+				spec.Home:   tmpfs(fmt.Sprintf(",uid=%d,gid=%d,mode=0755", spec.UID, spec.UID)),
+				"/tmp":      tmpfs(",mode=1777"),
+				"/var/tmp":  tmpfs(",mode=1777"),
 				"/run/lock": fmt.Sprintf("rw,nosuid,nodev,noexec,size=%d,mode=1777", 1<<20),
 			},
 			Resources: container.Resources{
@@ -271,7 +271,7 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 type hijackWriter struct{ h *client.HijackedResponse }
 
 func (w hijackWriter) Write(p []byte) (int, error) { return w.h.Conn.Write(p) }
-func (w hijackWriter) CloseWrite() error         { return w.h.CloseWrite() }
+func (w hijackWriter) CloseWrite() error           { return w.h.CloseWrite() }
 
 func orDefault(s, d string) string {
 	if s == "" {

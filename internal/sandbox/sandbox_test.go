@@ -30,9 +30,9 @@ console.log(JSON.stringify({uid: process.getuid(), caps: st.match(/CapEff:\s*(\w
 `
 	run, err := sb.Start(ctx, sandbox.Spec{
 		Image: img, User: "dev", UID: 1000, Home: "/home/dev", Workdir: "/home/dev/workspace",
-		Cmd:       []string{"node", "-e", prog},
-		Env:       []string{"HOME=/home/dev", "PATH=/usr/local/bin:/usr/bin:/bin"},
-		HomeFiles: []sandbox.TarFile{{Path: ".aws/credentials", Content: []byte("[default]\n"), Mode: 0o600}, {Path: "workspace", Dir: true, Mode: 0o755}, {Path: ".ssh/id_rsa", Content: []byte("k"), Mode: 0o600}},
+		Cmd:         []string{"node", "-e", prog},
+		Env:         []string{"HOME=/home/dev", "PATH=/usr/local/bin:/usr/bin:/bin"},
+		HomeFiles:   []sandbox.TarFile{{Path: ".aws/credentials", Content: []byte("[default]\n"), Mode: 0o600}, {Path: "workspace", Dir: true, Mode: 0o755}, {Path: ".ssh/id_rsa", Content: []byte("k"), Mode: 0o600}},
 		CanaryFiles: []string{"/home/dev/.aws/credentials", "/home/dev/.ssh/id_rsa"},
 	})
 	if err != nil {
