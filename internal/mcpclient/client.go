@@ -1,0 +1,355 @@
+// Package mcpclient is a small, defensive MCP client over a byte stream
+// (the sandboxed server's stdio), speaking newline-delimited JSON-RPC 2.0.
+//
+// It is written for hostile peers rather than cooperative ones: lines are
+// bounded, lines that are not JSON-RPC are counted and skipped (servers
+// print banners on stdout), every call has a deadline, responses are kept
+// raw (a tools/list entry an SDK would reject is still evidence), and
+// requests the server sends to the client are answered safely and recorded:
+// roots/list gets the decoy workspace, sampling and elicitation are declined.
+package mcpclient
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// ProtocolVersion is the MCP revision the client asks for. Pinning it
+// avoids newer discovery handshakes that servers ignoring unknown methods
+// never answer.
+const ProtocolVersion = "2025-06-18"
+
+// ErrClosed is returned for calls after the server's output ended.
+var ErrClosed = errors.New("server closed its output")
+
+// RPCError is a JSON-RPC error response.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+
+// Options configure a client.
+type Options struct {
+	// MaxLine bounds one message (default 8 MiB); longer lines are
+	// discarded and counted as noise.
+	MaxLine int
+	// Roots are returned for roots/list, as file:// URIs.
+	Roots []string
+	// OnLine, if set, sees every line read (for transcripts).
+	OnLine func(line []byte, isJSON bool)
+}
+
+// ServerRequest is a request the server sent to the client.
+type ServerRequest struct {
+	Method string
+	Time   time.Time
+	Answer string // what the client replied: "roots", "declined", "pong", "unsupported"
+}
+
+// Client is an MCP client session.
+type Client struct {
+	w     io.Writer
+	out   chan []byte
+	wdone chan struct{}
+	werr  error
+	opts  Options
+
+	mu       sync.Mutex
+	next     int64
+	pending  map[string]chan response
+	noise    int
+	requests []ServerRequest
+	closed   chan struct{}
+	readErr  error
+	stopped  bool
+}
+
+type response struct {
+	result json.RawMessage
+	err    *RPCError
+}
+
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *RPCError       `json:"error,omitempty"`
+}
+
+// New starts a client reading from r and writing to w.
+func New(r io.Reader, w io.Writer, opts Options) *Client {
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = 8 << 20
+	}
+	c := &Client{w: w, opts: opts, pending: map[string]chan response{}, closed: make(chan struct{}),
+		out: make(chan []byte, 256), wdone: make(chan struct{})}
+	go c.readLoop(r)
+	go c.writeLoop()
+	return c
+}
+
+// writeLoop owns the writer, so that a server that stops reading its input
+// blocks only this goroutine, never the reader or a caller past its
+// deadline.
+func (c *Client) writeLoop() {
+	defer close(c.wdone)
+	for b := range c.out {
+		if _, err := c.w.Write(b); err != nil {
+			c.mu.Lock()
+			c.werr = err
+			c.mu.Unlock()
+			for range c.out {
+			}
+			return
+		}
+	}
+}
+
+// Closed is closed when the server's output ends.
+func (c *Client) Closed() <-chan struct{} { return c.closed }
+
+// Noise is the number of lines that were not JSON-RPC messages.
+func (c *Client) Noise() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.noise
+}
+
+// ServerRequests returns the requests the server made of the client.
+func (c *Client) ServerRequests() []ServerRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]ServerRequest(nil), c.requests...)
+}
+
+func (c *Client) readLoop(r io.Reader) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, tooLong, err := readLine(br, c.opts.MaxLine)
+		if len(line) > 0 || tooLong {
+			c.handleLine(line, tooLong)
+		}
+		if err != nil {
+			c.mu.Lock()
+			if !errors.Is(err, io.EOF) {
+				c.readErr = err
+			}
+			for id, ch := range c.pending {
+				close(ch)
+				delete(c.pending, id)
+			}
+			c.mu.Unlock()
+			close(c.closed)
+			return
+		}
+	}
+}
+
+// readLine reads one line, discarding the rest of lines longer than max.
+func readLine(br *bufio.Reader, max int) ([]byte, bool, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		frag, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(frag) > max {
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, frag...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimSpace(buf), tooLong, err
+	}
+}
+
+func (c *Client) handleLine(line []byte, tooLong bool) {
+	var msg message
+	isJSON := !tooLong && len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &msg) == nil && msg.JSONRPC == "2.0"
+	if c.opts.OnLine != nil {
+		c.opts.OnLine(line, isJSON)
+	}
+	if !isJSON {
+		c.mu.Lock()
+		c.noise++
+		c.mu.Unlock()
+		return
+	}
+	switch {
+	case msg.Method != "" && len(msg.ID) > 0:
+		c.answer(msg)
+	case msg.Method != "":
+		// A notification from the server (logging, list_changed): nothing to do.
+	case len(msg.ID) > 0:
+		id := idKey(msg.ID)
+		c.mu.Lock()
+		ch := c.pending[id]
+		delete(c.pending, id)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- response{result: msg.Result, err: msg.Error}
+		}
+	}
+}
+
+// answer replies to a request from the server.
+func (c *Client) answer(msg message) {
+	var result any
+	var rpcErr *RPCError
+	req := ServerRequest{Method: truncate(msg.Method, 100), Time: time.Now()}
+	switch msg.Method {
+	case "roots/list":
+		roots := []map[string]string{}
+		for _, r := range c.opts.Roots {
+			roots = append(roots, map[string]string{"uri": r, "name": "workspace"})
+		}
+		result, req.Answer = map[string]any{"roots": roots}, "roots"
+	case "sampling/createMessage":
+		rpcErr, req.Answer = &RPCError{Code: -1, Message: "User rejected sampling request"}, "declined"
+	case "elicitation/create":
+		result, req.Answer = map[string]any{"action": "decline"}, "declined"
+	case "ping":
+		result, req.Answer = map[string]any{}, "pong"
+	default:
+		rpcErr, req.Answer = &RPCError{Code: -32601, Message: "Method not found"}, "unsupported"
+	}
+	c.mu.Lock()
+	if len(c.requests) < 1000 {
+		c.requests = append(c.requests, req)
+	}
+	c.mu.Unlock()
+	out := map[string]any{"jsonrpc": "2.0", "id": msg.ID}
+	if rpcErr != nil {
+		out["error"] = rpcErr
+	} else {
+		out["result"] = result
+	}
+	_ = c.write(out)
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+// idKey normalizes an id so that 7 and "7" from a sloppy server still
+// match the request.
+func idKey(raw json.RawMessage) string {
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+// ErrInputFull means the server stopped reading its input.
+var ErrInputFull = errors.New("server is not reading its input")
+
+func (c *Client) write(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	werr := c.werr
+	c.mu.Unlock()
+	if werr != nil {
+		return werr
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.stopped {
+		return ErrClosed
+	}
+	select {
+	case c.out <- append(b, '\n'):
+		return nil
+	default:
+		return ErrInputFull
+	}
+}
+
+// Close stops the writer. It does not close the underlying streams.
+func (c *Client) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.stopped {
+		c.stopped = true
+		close(c.out)
+	}
+}
+
+// Call sends a request and waits for its response until ctx ends.
+func (c *Client) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	c.mu.Lock()
+	select {
+	case <-c.closed:
+		c.mu.Unlock()
+		return nil, ErrClosed
+	default:
+	}
+	c.next++
+	id := c.next
+	ch := make(chan response, 1)
+	c.pending[strconv.FormatInt(id, 10)] = ch
+	c.mu.Unlock()
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	if err := c.write(msg); err != nil {
+		c.forget(id)
+		return nil, fmt.Errorf("sending %s: %w", method, err)
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			return nil, ErrClosed
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		return r.result, nil
+	case <-ctx.Done():
+		c.forget(id)
+		// Tell the server, so the session stays usable.
+		_ = c.Notify("notifications/cancelled", map[string]any{"requestId": id, "reason": "timeout"})
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Client) forget(id int64) {
+	c.mu.Lock()
+	delete(c.pending, strconv.FormatInt(id, 10))
+	c.mu.Unlock()
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) error {
+	msg := map[string]any{"jsonrpc": "2.0", "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	return c.write(msg)
+}

@@ -1,0 +1,137 @@
+package mcpclient
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeServer reads requests and answers them with handler, writing extra
+// raw lines first when the handler returns them.
+func fakeServer(t *testing.T, handle func(req map[string]any, out io.Writer)) *Client {
+	t.Helper()
+	cr, sw := io.Pipe() // server -> client
+	sr, cw := io.Pipe() // client -> server
+	go func() {
+		sc := bufio.NewScanner(sr)
+		for sc.Scan() {
+			var req map[string]any
+			if json.Unmarshal(sc.Bytes(), &req) == nil {
+				handle(req, sw)
+			}
+		}
+		sw.Close()
+	}()
+	t.Cleanup(func() { cw.Close(); sw.Close() })
+	return New(cr, cw, Options{MaxLine: 1024, Roots: []string{"file:///home/dev/workspace"}})
+}
+
+func reply(out io.Writer, id any, result string) {
+	b, _ := json.Marshal(id)
+	io.WriteString(out, `{"jsonrpc":"2.0","id":`+string(b)+`,"result":`+result+"}\n")
+}
+
+func TestHandshakeWithNoiseAndPagination(t *testing.T) {
+	var gotRoots string
+	c := fakeServer(t, func(req map[string]any, out io.Writer) {
+		switch req["method"] {
+		case "initialize":
+			io.WriteString(out, "Server v1 starting on stdio...\n")
+			io.WriteString(out, strings.Repeat("x", 5000)+"\n") // too long: skipped
+			io.WriteString(out, `{"not":"jsonrpc"}`+"\n")
+			// Answer with the id as a string, and ask for roots first.
+			io.WriteString(out, `{"jsonrpc":"2.0","id":"srv-1","method":"roots/list"}`+"\n")
+			reply(out, req["id"].(float64), `{"protocolVersion":"2025-06-18","capabilities":{"tools":{},"logging":{}},"serverInfo":{"name":"fake","version":"0.1"}}`)
+		case "tools/list":
+			params, _ := req["params"].(map[string]any)
+			if params == nil {
+				reply(out, req["id"], `{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"}`)
+			} else {
+				reply(out, req["id"], `{"tools":[{"name":"b","description":"invalid schema kept","inputSchema":42}]}`)
+			}
+		case nil:
+			if req["id"] == "srv-1" {
+				b, _ := json.Marshal(req["result"])
+				gotRoots = string(b)
+			}
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	init, err := c.Initialize(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if init.ServerInfo.Name != "fake" || !init.Has("tools") || init.Has("prompts") {
+		t.Errorf("init: %+v", init)
+	}
+	tools, err := c.List(ctx, "tools/list", "tools")
+	if err != nil || len(tools) != 2 || !strings.Contains(string(tools[1]), `"inputSchema":42`) {
+		t.Fatalf("tools %s err %v", tools, err)
+	}
+	if c.Noise() != 3 {
+		t.Errorf("noise %d, want 3", c.Noise())
+	}
+	if rq := c.ServerRequests(); len(rq) != 1 || rq[0].Method != "roots/list" || rq[0].Answer != "roots" {
+		t.Errorf("server requests %+v", rq)
+	}
+	if !strings.Contains(gotRoots, "file:///home/dev/workspace") {
+		t.Errorf("roots answer %q", gotRoots)
+	}
+}
+
+func TestTimeoutSendsCancelAndSessionSurvives(t *testing.T) {
+	cancelled := make(chan bool, 1)
+	c := fakeServer(t, func(req map[string]any, out io.Writer) {
+		switch req["method"] {
+		case "tools/call":
+			// never answers
+		case "notifications/cancelled":
+			cancelled <- true
+		case "ping":
+			reply(out, req["id"], `{}`)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.Call(ctx, "tools/call", map[string]any{"name": "hang"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want deadline, got %v", err)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(2 * time.Second):
+		t.Fatal("no notifications/cancelled sent")
+	}
+	if _, err := c.Call(context.Background(), "ping", nil); err != nil {
+		t.Fatalf("session unusable after timeout: %v", err)
+	}
+}
+
+func TestServerExitFailsPendingCalls(t *testing.T) {
+	r, w := io.Pipe()
+	c := New(r, io.Discard, Options{})
+	go func() { time.Sleep(50 * time.Millisecond); w.Close() }()
+	if _, err := c.Call(context.Background(), "initialize", nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("want ErrClosed, got %v", err)
+	}
+	if _, err := c.Call(context.Background(), "ping", nil); !errors.Is(err, ErrClosed) {
+		t.Fatalf("want ErrClosed after close, got %v", err)
+	}
+}
+
+func TestRPCError(t *testing.T) {
+	c := fakeServer(t, func(req map[string]any, out io.Writer) {
+		b, _ := json.Marshal(req["id"])
+		io.WriteString(out, `{"jsonrpc":"2.0","id":`+string(b)+`,"error":{"code":-32601,"message":"Method not found"}}`+"\n")
+	})
+	_, err := c.Call(context.Background(), "prompts/list", nil)
+	var rpc *RPCError
+	if !errors.As(err, &rpc) || rpc.Code != -32601 {
+		t.Fatalf("got %v", err)
+	}
+}
