@@ -3,6 +3,7 @@ module github.com/mcp-audit/mcp-audit
 go 1.26.8
 
 require (
+	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/containerd/errdefs v1.0.0
 	github.com/google/go-cmp v0.7.0
 	github.com/moby/moby/api v1.56.1

@@ -1,0 +1,494 @@
+package target
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Package is an installed target on the host, ready to copy into the
+// sandbox.
+type Package struct {
+	Name    string
+	Version string
+	// Integrity is the registry's SRI string, or sha256-… of a local
+	// tarball or directory.
+	Integrity string
+	// Root is the host directory holding node_modules/<Name>.
+	Root string
+	// Dir is the package directory relative to Root.
+	Dir string
+	// Manifest is the installed package.json.
+	Manifest PackageJSON
+	// Cached is true when no download or install was needed.
+	Cached bool
+	// Temporary roots are removed by Cleanup.
+	temporary bool
+}
+
+// Cleanup removes a temporary install.
+func (p *Package) Cleanup() {
+	if p.temporary {
+		os.RemoveAll(p.Root)
+	}
+}
+
+// Fetcher installs targets into a cache.
+type Fetcher struct {
+	Registry *Registry
+	CacheDir string
+	// Prerelease lets ranges match prereleases.
+	Prerelease bool
+	Log        *slog.Logger
+	// NPM is the npm executable (default "npm").
+	NPM string
+}
+
+func (f *Fetcher) log() *slog.Logger {
+	if f.Log != nil {
+		return f.Log
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// DefaultCacheDir is $XDG_CACHE_HOME/mcp-audit or ~/.cache/mcp-audit.
+func DefaultCacheDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		d = os.TempDir()
+	}
+	return filepath.Join(d, "mcp-audit")
+}
+
+// Fetch resolves and installs a target. No package code runs: npm is
+// always invoked with --ignore-scripts.
+func (f *Fetcher) Fetch(ctx context.Context, s Spec) (*Package, error) {
+	if err := os.MkdirAll(filepath.Join(f.CacheDir, "tmp"), 0o755); err != nil {
+		return nil, fmt.Errorf("creating cache: %w", err)
+	}
+	switch s.Kind {
+	case KindNPM:
+		return f.fetchNPM(ctx, s)
+	case KindDir:
+		return f.fetchDir(ctx, s.Path)
+	case KindTarball:
+		return f.fetchTarball(ctx, s.Path)
+	}
+	return nil, fmt.Errorf("%w: unknown target kind %q", ErrUsage, s.Kind)
+}
+
+// ResolveNPM resolves an npm spec to a version without installing.
+func (f *Fetcher) ResolveNPM(ctx context.Context, s Spec) (*Version, error) {
+	if f.Registry == nil {
+		return nil, errors.New("no npm registry configured")
+	}
+	p, err := f.Registry.Fetch(ctx, s.Name)
+	if err != nil {
+		return nil, err
+	}
+	return p.Resolve(s.Range, f.Prerelease)
+}
+
+func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
+	v, err := f.ResolveNPM(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if v.Dist.Integrity == "" {
+		return nil, fmt.Errorf("%s@%s has no integrity in the registry; refusing to install unverifiable code", v.Name, v.Version)
+	}
+	final := filepath.Join(f.CacheDir, "installs", "npm-"+hashString(v.Dist.Integrity))
+	pkg := &Package{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity, Root: final,
+		Dir: path.Join("node_modules", s.Name)}
+	if f.complete(final) {
+		pkg.Cached = true
+		return pkg, f.readManifest(pkg)
+	}
+	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "npm-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(stage)
+	pj, _ := json.Marshal(map[string]any{"name": "mcp-audit-install", "private": true,
+		"dependencies": map[string]string{s.Name: v.Version}})
+	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
+		return nil, err
+	}
+	f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored")
+	if err := f.npmInstall(ctx, stage, f.Registry.Config.RegistryFor(s.Name)); err != nil {
+		return nil, err
+	}
+	// The lockfile records what npm verified; it must be the tarball the
+	// registry advertised.
+	if got := lockIntegrity(stage, pkg.Dir); got != "" && got != v.Dist.Integrity {
+		return nil, fmt.Errorf("integrity mismatch for %s@%s: registry %s, installed %s", s.Name, v.Version, v.Dist.Integrity, got)
+	}
+	if err := f.commit(stage, final); err != nil {
+		return nil, err
+	}
+	return pkg, f.readManifest(pkg)
+}
+
+func lockIntegrity(root, dir string) string {
+	b, err := os.ReadFile(filepath.Join(root, "package-lock.json"))
+	if err != nil {
+		return ""
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Integrity string `json:"integrity"`
+		} `json:"packages"`
+	}
+	if json.Unmarshal(b, &lock) != nil {
+		return ""
+	}
+	return lock.Packages[dir].Integrity
+}
+
+// npmInstall runs npm with lifecycle scripts disabled, in dir.
+func (f *Fetcher) npmInstall(ctx context.Context, dir, registry string) error {
+	npm := f.NPM
+	if npm == "" {
+		npm = "npm"
+	}
+	if _, err := exec.LookPath(npm); err != nil {
+		return fmt.Errorf("installing needs npm on PATH (it runs with --ignore-scripts, so no package code runs): %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	args := []string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev",
+		"--no-update-notifier", "--loglevel=error"}
+	if registry != "" {
+		args = append(args, "--registry="+registry)
+	}
+	cmd := exec.CommandContext(ctx, npm, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "npm_config_ignore_scripts=true", "npm_config_update_notifier=false",
+		"npm_config_fund=false", "npm_config_audit=false")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if len(msg) > 2000 {
+			msg = msg[len(msg)-2000:]
+		}
+		return fmt.Errorf("npm install --ignore-scripts: %w\n%s", err, msg)
+	}
+	return nil
+}
+
+func (f *Fetcher) complete(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, ".mcp-audit-complete"))
+	return err == nil
+}
+
+// commit moves a finished stage into place atomically. If another audit
+// finished the same install first, its result is kept.
+func (f *Fetcher) commit(stage, final string) error {
+	if err := os.WriteFile(filepath.Join(stage, ".mcp-audit-complete"), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(stage, final); err != nil {
+		if f.complete(final) {
+			return nil
+		}
+		os.RemoveAll(final)
+		if err := os.Rename(stage, final); err != nil {
+			return fmt.Errorf("storing install in cache: %w", err)
+		}
+	}
+	return nil
+}
+
+func (f *Fetcher) readManifest(p *Package) error {
+	m, err := ReadPackageJSON(filepath.Join(p.Root, p.Dir))
+	if err != nil {
+		return err
+	}
+	p.Manifest = m
+	if p.Version == "" {
+		p.Version = m.Version
+	}
+	return nil
+}
+
+// fetchDir installs a local package directory. A directory that already
+// has node_modules is used as it is; otherwise its dependencies are
+// installed (scripts ignored) into a cached copy. The directory's own
+// .npmrc is never read: it could point npm at a hostile git or shell.
+func (f *Fetcher) fetchDir(ctx context.Context, dir string) (*Package, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ReadPackageJSON(abs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	name := m.Name
+	if name == "" {
+		name = filepath.Base(abs)
+	}
+	if !reName.MatchString(name) {
+		name = "local-package"
+	}
+	sum, err := hashDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	version := m.Version
+	if version == "" {
+		version = "0.0.0-local"
+	}
+	pkg := &Package{Name: name, Version: version, Integrity: sum, Dir: path.Join("node_modules", name), Manifest: m}
+	_, hasModules := os.Stat(filepath.Join(abs, "node_modules"))
+	needsInstall := hasModules != nil && len(m.Dependencies) > 0
+	final := filepath.Join(f.CacheDir, "installs", "dir-"+hashString(sum))
+	if hasModules == nil {
+		// Dependencies are already there: copy fresh every time.
+		stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "dir-*")
+		if err != nil {
+			return nil, err
+		}
+		if err := copyTree(abs, filepath.Join(stage, pkg.Dir), false); err != nil {
+			os.RemoveAll(stage)
+			return nil, err
+		}
+		pkg.Root, pkg.temporary = stage, true
+		return pkg, nil
+	}
+	pkg.Root = final
+	if f.complete(final) {
+		pkg.Cached = true
+		return pkg, nil
+	}
+	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "dir-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(stage)
+	if err := copyTree(abs, filepath.Join(stage, pkg.Dir), true); err != nil {
+		return nil, err
+	}
+	if needsInstall {
+		f.log().Info("installing dependencies", "package", name, "scripts", "ignored")
+		if err := f.npmInstall(ctx, filepath.Join(stage, pkg.Dir), ""); err != nil {
+			return nil, err
+		}
+	}
+	if err := f.commit(stage, final); err != nil {
+		return nil, err
+	}
+	return pkg, nil
+}
+
+// fetchTarball extracts a package tarball (safely: no absolute paths, no
+// "..", no links, bounded size) and installs its dependencies.
+func (f *Fetcher) fetchTarball(ctx context.Context, file string) (*Package, error) {
+	data, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer data.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, data); err != nil {
+		return nil, err
+	}
+	sum := "sha256-" + base64.StdEncoding.EncodeToString(h.Sum(nil))
+	if _, err := data.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "tgz-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(stage)
+	unpacked := filepath.Join(stage, "unpacked")
+	if err := extractTarball(data, unpacked); err != nil {
+		return nil, fmt.Errorf("extracting %s: %w", file, err)
+	}
+	pkg, err := f.fetchDir(ctx, unpacked)
+	if err != nil {
+		return nil, err
+	}
+	pkg.Integrity = sum
+	return pkg, nil
+}
+
+const (
+	maxTarballBytes = 1 << 30
+	maxTarballFiles = 200_000
+)
+
+func extractTarball(r io.Reader, dst string) error {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(gz)
+	var total int64
+	files := 0
+	for {
+		hdr, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if files++; files > maxTarballFiles {
+			return errors.New("too many files")
+		}
+		name := path.Clean("/" + hdr.Name)
+		// npm tarballs put everything under one top directory ("package/").
+		if i := strings.IndexByte(name[1:], '/'); i >= 0 {
+			name = name[1+i:]
+		} else {
+			continue
+		}
+		target := filepath.Join(dst, filepath.FromSlash(name))
+		if !strings.HasPrefix(target, dst+string(filepath.Separator)) {
+			return fmt.Errorf("entry %q escapes the package", hdr.Name)
+		}
+		switch hdr.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if total += hdr.Size; total > maxTarballBytes {
+				return errors.New("tarball expands beyond 1 GiB")
+			}
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				return err
+			}
+			mode := os.FileMode(0o644)
+			if hdr.Mode&0o111 != 0 {
+				mode = 0o755
+			}
+			out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
+			if err != nil {
+				return err
+			}
+			_, err = io.CopyN(out, tr, hdr.Size)
+			out.Close()
+			if err != nil {
+				return err
+			}
+		default:
+			// Links and special files: npm does not install them either.
+		}
+	}
+}
+
+// hashDir hashes a directory's files (paths and contents), skipping
+// node_modules and .git, as "sha256-…".
+func hashDir(dir string) (string, error) {
+	h := sha256.New()
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") && p != dir {
+			return fs.SkipDir
+		}
+		if d.Type().IsRegular() {
+			paths = append(paths, p)
+		}
+		if len(paths) > maxTarballFiles {
+			return errors.New("too many files")
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("hashing %s: %w", dir, err)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		rel, _ := filepath.Rel(dir, p)
+		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
+		f, err := os.Open(p)
+		if err != nil {
+			return "", err
+		}
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return "", err
+		}
+		h.Write([]byte{0})
+	}
+	return "sha256-" + base64.StdEncoding.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashString(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:16])
+}
+
+// copyTree copies src to dst without following symlinks. .git and .npmrc
+// are skipped; node_modules too when skipModules is set.
+func copyTree(src, dst string, skipModules bool) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if rel != "." && (d.Name() == ".git" || d.Name() == ".npmrc" || skipModules && d.Name() == "node_modules" && d.IsDir()) {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case info.Mode()&fs.ModeSymlink != 0:
+			l, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(l, target)
+		case info.Mode().IsRegular():
+			in, err := os.Open(p)
+			if err != nil {
+				return err
+			}
+			defer in.Close()
+			out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm()|0o200)
+			if err != nil {
+				return err
+			}
+			if _, err := io.Copy(out, in); err != nil {
+				out.Close()
+				return err
+			}
+			return out.Close()
+		}
+		return nil
+	})
+}

@@ -1,0 +1,142 @@
+package target
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// PackageJSON is the part of package.json mcp-audit reads.
+type PackageJSON struct {
+	Name         string            `json:"name"`
+	Version      string            `json:"version"`
+	Main         string            `json:"main"`
+	Bin          json.RawMessage   `json:"bin"`
+	Scripts      map[string]string `json:"scripts"`
+	Dependencies map[string]string `json:"dependencies"`
+	MCPName      string            `json:"mcpName"`
+}
+
+// ReadPackageJSON reads dir/package.json (bounded to 4 MiB).
+func ReadPackageJSON(dir string) (PackageJSON, error) {
+	var m PackageJSON
+	f, err := os.Open(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return m, err
+	}
+	defer f.Close()
+	if err := json.NewDecoder(io.LimitReader(f, 4<<20)).Decode(&m); err != nil {
+		return m, fmt.Errorf("reading %s/package.json: %w", dir, err)
+	}
+	return m, nil
+}
+
+// Bins returns the package's executables, name -> relative path.
+func (m PackageJSON) Bins() map[string]string {
+	out := map[string]string{}
+	var s string
+	if json.Unmarshal(m.Bin, &s) == nil && s != "" {
+		name := m.Name
+		if i := strings.LastIndex(name, "/"); i >= 0 {
+			name = name[i+1:]
+		}
+		out[name] = s
+		return out
+	}
+	_ = json.Unmarshal(m.Bin, &out)
+	return out
+}
+
+// HasInstallScripts reports lifecycle scripts npm would run on install.
+func (m PackageJSON) HasInstallScripts() bool {
+	for _, k := range []string{"preinstall", "install", "postinstall"} {
+		if m.Scripts[k] != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Entry picks the server's entry file, relative to the package root:
+// the bin named by want, the only bin, the bin named like the package or
+// containing "mcp"/"server", then "main", then index.js.
+func (m PackageJSON) Entry(want string) (string, error) {
+	bins := m.Bins()
+	if want != "" {
+		if p, ok := bins[want]; ok {
+			return cleanRel(p)
+		}
+		if strings.Contains(want, "/") || strings.HasSuffix(want, ".js") || strings.HasSuffix(want, ".mjs") || strings.HasSuffix(want, ".cjs") {
+			return cleanRel(want)
+		}
+		return "", fmt.Errorf("%w: package has no bin %q (has: %s)", ErrUsage, want, binNames(bins))
+	}
+	switch len(bins) {
+	case 0:
+	case 1:
+		for _, p := range bins {
+			return cleanRel(p)
+		}
+	default:
+		short := m.Name
+		if i := strings.LastIndex(short, "/"); i >= 0 {
+			short = short[i+1:]
+		}
+		if p, ok := bins[short]; ok {
+			return cleanRel(p)
+		}
+		var cands []string
+		for n := range bins {
+			if strings.Contains(n, "mcp") || strings.Contains(n, "server") {
+				cands = append(cands, n)
+			}
+		}
+		if len(cands) == 1 {
+			return cleanRel(bins[cands[0]])
+		}
+		return "", fmt.Errorf("%w: package has several bins (%s); choose one with --bin", ErrUsage, binNames(bins))
+	}
+	if m.Main != "" {
+		return cleanRel(m.Main)
+	}
+	return "index.js", nil
+}
+
+func binNames(b map[string]string) string {
+	var n []string
+	for k := range b {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return strings.Join(n, ", ")
+}
+
+// cleanRel keeps a path inside the package.
+func cleanRel(p string) (string, error) {
+	c := path.Clean("/" + filepath.ToSlash(p))
+	if c == "/" {
+		return "", fmt.Errorf("%w: empty entry path", ErrUsage)
+	}
+	return c[1:], nil
+}
+
+// Interpreter decides how to start an entry file: with node unless its
+// shebang names another interpreter, in which case it runs directly.
+func Interpreter(file string) []string {
+	f, err := os.Open(file)
+	if err != nil {
+		return []string{"node"}
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(io.LimitReader(f, 256)).ReadString('\n')
+	if strings.HasPrefix(line, "#!") && !strings.Contains(line, "node") {
+		return nil
+	}
+	return []string{"node"}
+}

@@ -1,0 +1,66 @@
+// Package target turns what the user asked to audit (an npm spec, a local
+// package directory, a .tgz) into an installed package tree on the host,
+// without running any of the package's code: versions are resolved against
+// the npm registry with semver, installs use --ignore-scripts, and installs
+// are cached by integrity so a repeat audit needs no network.
+package target
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// ErrUsage marks a target spec the user must fix.
+var ErrUsage = errors.New("invalid target")
+
+// Kinds of targets.
+const (
+	KindNPM     = "npm"
+	KindDir     = "dir"
+	KindTarball = "tarball"
+)
+
+// Spec is a parsed target.
+type Spec struct {
+	Kind string
+	// Name and Range for npm targets; Range may be a version, a semver
+	// range or a dist-tag ("" means latest).
+	Name  string
+	Range string
+	// Path for local targets.
+	Path string
+	Raw  string
+}
+
+// npm package names: optional @scope/, lowercase URL-safe characters.
+var reName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`)
+
+// ParseSpec parses "npm:NAME[@RANGE]", a directory, or a .tgz file.
+func ParseSpec(s string) (Spec, error) {
+	if rest, ok := strings.CutPrefix(s, "npm:"); ok {
+		name, rng := rest, ""
+		if i := strings.LastIndex(rest, "@"); i > 0 {
+			name, rng = rest[:i], rest[i+1:]
+		}
+		if !reName.MatchString(name) || len(name) > 214 {
+			return Spec{}, fmt.Errorf("%w: %q is not an npm package name", ErrUsage, name)
+		}
+		return Spec{Kind: KindNPM, Name: name, Range: rng, Raw: s}, nil
+	}
+	st, err := os.Stat(s)
+	switch {
+	case err == nil && st.IsDir():
+		return Spec{Kind: KindDir, Path: s, Raw: s}, nil
+	case err == nil && (strings.HasSuffix(s, ".tgz") || strings.HasSuffix(s, ".tar.gz")):
+		return Spec{Kind: KindTarball, Path: s, Raw: s}, nil
+	case err == nil:
+		return Spec{}, fmt.Errorf("%w: %s is a file but not a .tgz package", ErrUsage, s)
+	}
+	if reName.MatchString(strings.Split(strings.TrimPrefix(s, "@"), "@")[0]) && !strings.ContainsAny(s, "./") || strings.HasPrefix(s, "@") {
+		return Spec{}, fmt.Errorf("%w: %q is not a directory or .tgz; for an npm package write npm:%s", ErrUsage, s, s)
+	}
+	return Spec{}, fmt.Errorf("%w: %s: no such directory or .tgz file", ErrUsage, s)
+}
