@@ -181,6 +181,7 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 		return fmt.Sprintf("rw,nosuid,nodev,size=%d%s", lim.TmpfsBytes, extra)
 	}
 	host, _ := os.Hostname()
+	createStart := time.Now()
 	created, err := s.Engine.ContainerCreate(ctx, client.ContainerCreateOptions{
 		Config: &container.Config{
 			Image:        spec.Image,
@@ -230,15 +231,18 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating sandbox container: %w", err)
 	}
+	s.log().Debug("container created", "ms", time.Since(createStart).Milliseconds())
 	r := &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{})}
 	defer func() {
 		if err != nil {
 			r.Remove()
 		}
 	}()
+	t0 := time.Now()
 	if err := s.copyIn(ctx, r.ID, spec); err != nil {
 		return nil, err
 	}
+	s.log().Debug("copied files in", "ms", time.Since(t0).Milliseconds())
 	att, err := s.Engine.ContainerAttach(ctx, r.ID, client.ContainerAttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		return nil, fmt.Errorf("attaching to sandbox: %w", err)
@@ -256,6 +260,7 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 	if _, err := s.Engine.ContainerStart(ctx, r.ID, client.ContainerStartOptions{}); err != nil {
 		return nil, fmt.Errorf("starting sandbox: %w", err)
 	}
+	s.log().Debug("container start returned", "ms", time.Since(r.Started).Milliseconds())
 	go func() {
 		select {
 		case <-wait.Result:

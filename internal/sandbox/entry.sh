@@ -47,11 +47,13 @@ trap stop TERM INT
 dog=$!
 
 note "started $(date +%s.%N)"
-# shellcheck disable=SC2086
+# An asynchronous command's stdin is /dev/null before its own redirections
+# apply, so hand the server our stdin through fd 3.
+exec 3<&0
 strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
-	-o "$D/trace" -u "$U" -- "$@" <&0 &
+	-o "$D/trace" -u "$U" -- "$@" <&3 3<&- &
 pid=$!
-exec 0</dev/null
+exec 0</dev/null 3<&-
 
 rc=0
 while :; do

@@ -53,11 +53,15 @@ func (s *Sandbox) copyIn(ctx context.Context, id string, spec Spec) error {
 		files = append(files, TarFile{Path: resolvPath, Content: []byte(spec.Resolv), Mode: 0o644})
 	}
 	files = append(files, spec.Files...)
+	return s.copyFiles(ctx, id, files, spec.Trees)
+}
+
+func (s *Sandbox) copyFiles(ctx context.Context, id string, files []TarFile, trees []Tree) error {
 	pr, pw := io.Pipe()
 	go func() {
-		pw.CloseWithError(writeTar(pw, files, spec.Trees))
+		pw.CloseWithError(writeTar(pw, files, trees))
 	}()
-	_, err = s.Engine.CopyToContainer(ctx, id, client.CopyToContainerOptions{DestinationPath: "/", Content: pr})
+	_, err := s.Engine.CopyToContainer(ctx, id, client.CopyToContainerOptions{DestinationPath: "/", Content: pr})
 	pr.CloseWithError(err)
 	if err != nil {
 		return fmt.Errorf("copying files into sandbox: %w", err)

@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/Masterminds/semver/v3"
 )
 
 // Package is an installed target on the host, ready to copy into the
@@ -41,6 +43,10 @@ type Package struct {
 	// Temporary roots are removed by Cleanup.
 	temporary bool
 }
+
+// Temporary reports whether the install is a one-off copy (a local
+// directory with its own node_modules) rather than a cached install.
+func (p *Package) Temporary() bool { return p.temporary }
 
 // Cleanup removes a temporary install.
 func (p *Package) Cleanup() {
@@ -105,11 +111,56 @@ func (f *Fetcher) ResolveNPM(ctx context.Context, s Spec) (*Version, error) {
 	return p.Resolve(s.Range, f.Prerelease)
 }
 
+// indexPath records which integrity an exact name@version resolved to, so
+// that auditing the same version again needs no network at all.
+func (f *Fetcher) indexPath(name, version string) string {
+	return filepath.Join(f.CacheDir, "index", "npm", hashString(name+"@"+version)+".json")
+}
+
+type indexEntry struct {
+	Name      string `json:"name"`
+	Version   string `json:"version"`
+	Integrity string `json:"integrity"`
+}
+
+func (f *Fetcher) fromIndex(s Spec) *Package {
+	if _, err := semver.StrictNewVersion(s.Range); err != nil {
+		return nil // ranges and tags move: they must be resolved
+	}
+	b, err := os.ReadFile(f.indexPath(s.Name, s.Range))
+	if err != nil {
+		return nil
+	}
+	var e indexEntry
+	if json.Unmarshal(b, &e) != nil || e.Name != s.Name || e.Version != s.Range || e.Integrity == "" {
+		return nil
+	}
+	final := filepath.Join(f.CacheDir, "installs", "npm-"+hashString(e.Integrity))
+	if !f.complete(final) {
+		return nil
+	}
+	pkg := &Package{Name: s.Name, Version: e.Version, Integrity: e.Integrity, Root: final,
+		Dir: path.Join("node_modules", s.Name), Cached: true}
+	if f.readManifest(pkg) != nil {
+		return nil
+	}
+	return pkg
+}
+
 func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
+	if pkg := f.fromIndex(s); pkg != nil {
+		return pkg, nil
+	}
 	v, err := f.ResolveNPM(ctx, s)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		b, _ := json.Marshal(indexEntry{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity})
+		if os.MkdirAll(filepath.Dir(f.indexPath(s.Name, v.Version)), 0o755) == nil {
+			os.WriteFile(f.indexPath(s.Name, v.Version), b, 0o644)
+		}
+	}()
 	if v.Dist.Integrity == "" {
 		return nil, fmt.Errorf("%s@%s has no integrity in the registry; refusing to install unverifiable code", v.Name, v.Version)
 	}

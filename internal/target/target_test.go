@@ -236,6 +236,13 @@ func TestFetchFromRegistryIgnoresScripts(t *testing.T) {
 	if hits != before+1 {
 		t.Errorf("cached fetch made %d requests; want only the metadata lookup", hits-before)
 	}
+	// An exact version that was installed before needs no network at all.
+	srv.Close()
+	exact, _ := ParseSpec("npm:evil-mcp@1.0.0")
+	pkg3, err := f.Fetch(context.Background(), exact)
+	if err != nil || !pkg3.Cached || pkg3.Integrity != integrity {
+		t.Fatalf("offline fetch of an exact cached version: %+v %v", pkg3, err)
+	}
 }
 
 func TestFetchDir(t *testing.T) {

@@ -1,0 +1,287 @@
+// Package audit runs the pipeline for one server: fetch the target on the
+// host without running its code, start it in the sandbox with canaries,
+// drive the MCP handshake, wait for it to go idle, then parse the trace and
+// classify it into a behavior manifest.
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/trace"
+)
+
+// Sandbox layout.
+const (
+	User      = "dev"
+	UID       = 1000
+	Home      = "/home/dev"
+	Workspace = "/home/dev/workspace"
+	AppRoot   = "/srv/mcp"
+	NodeBin   = "/usr/local/bin/node"
+	resolver  = "127.0.0.1"
+)
+
+// Options configure one audit. The CLI flags and the config file fill the
+// same struct.
+type Options struct {
+	Target string
+	// Bin chooses among a package's executables, or names an entry file.
+	Bin string
+	// Command replaces the package entry: an argv run in the package root.
+	Command []string
+	// Args are passed to the server. {workspace} and {home} expand to the
+	// sandbox paths.
+	Args []string
+	// Env are extra NAME=VALUE variables for the server.
+	Env []string
+	// CanaryEnv are variables the server needs, filled with canaries.
+	CanaryEnv []string
+
+	Image       string
+	ImageFlavor string
+	Network     string // "none" (for now the only mode)
+
+	StartupTimeout time.Duration // for initialize to be answered
+	CallTimeout    time.Duration // per list call
+	IdleQuiet      time.Duration // idle ends after this long without trace growth…
+	IdleMin        time.Duration // …but not before this…
+	IdleMax        time.Duration // …and at the latest after this
+	Deadline       time.Duration // hard cap on the whole run
+	Limits         sandbox.Limits
+	MaxTraceBytes  int64
+
+	// KeepTrace, if set, is where the raw trace is saved.
+	KeepTrace string
+}
+
+func (o *Options) defaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.StartupTimeout, 30*time.Second)
+	def(&o.CallTimeout, 10*time.Second)
+	def(&o.IdleQuiet, 2*time.Second)
+	def(&o.IdleMin, 1*time.Second)
+	def(&o.IdleMax, 20*time.Second)
+	def(&o.Deadline, 10*time.Minute)
+	if o.MaxTraceBytes <= 0 {
+		o.MaxTraceBytes = 512 << 20
+	}
+	if o.Network == "" {
+		o.Network = "none"
+	}
+	if o.Image == "" {
+		o.Image = sandbox.DefaultImage
+	}
+}
+
+// Deps are the adapters an audit uses.
+type Deps struct {
+	Engine  sandbox.Engine
+	Fetcher *target.Fetcher
+	Log     *slog.Logger
+}
+
+// Result is a finished audit.
+type Result struct {
+	Manifest *m.Manifest
+	// Stderr is the sanitized, canary-redacted tail of the server's stderr.
+	Stderr string
+}
+
+// ErrRuntime marks failures of the audit machinery (as opposed to the
+// server misbehaving, which is an outcome in the manifest).
+var ErrRuntime = errors.New("audit failed")
+
+// Run audits one server. A server that crashes, hangs or is killed still
+// yields a manifest; an error means the audit itself could not run.
+func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
+	o.defaults()
+	log := d.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if o.Network != "none" {
+		return nil, fmt.Errorf("%w: network mode %q is not available yet (only \"none\")", target.ErrUsage, o.Network)
+	}
+	spec, err := target.ParseSpec(o.Target)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	pkg, err := d.Fetcher.Fetch(ctx, spec)
+	log.Debug("fetched", "package", pkg != nil, "ms", time.Since(t0).Milliseconds())
+	if err != nil {
+		if errors.Is(err, target.ErrUsage) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: fetching %s: %v", ErrRuntime, o.Target, err)
+	}
+	defer pkg.Cleanup()
+
+	pkgRoot := path.Join(AppRoot, pkg.Dir)
+	argv, err := entry(o, pkg, pkgRoot)
+	if err != nil {
+		return nil, err
+	}
+	imageID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Image, Flavor: o.ImageFlavor, Log: logWriter{log}})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+	}
+	log.Debug("image ready", "ms", time.Since(t0).Milliseconds())
+	if n, err := sandbox.GC(ctx, d.Engine); err == nil && n > 0 {
+		log.Info("removed sandbox containers left by earlier runs", "count", n)
+	}
+	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: AppRoot, Runtime: NodeBin}
+	if spec.Kind != target.KindNPM {
+		layout.AppRoot = "" // local packages carry their own node_modules
+	}
+	cs := canary.Generate(o.CanaryEnv)
+	man := &m.Manifest{
+		SchemaVersion: m.SchemaVersion,
+		Target: m.Target{Ecosystem: ecosystem(spec), Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
+			Entry: normalizeArgv(layout, argv)},
+	}
+	man.Run.Tool = toolVersion()
+	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
+	if pkg.Manifest.HasInstallScripts() {
+		man.Run.Notes = append(man.Run.Notes, "the package has install scripts; they were not run")
+	}
+	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot)
+	if !pkg.Temporary() {
+		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
+		img, err := sb.PackageImage(ctx, o.Image, imageID, pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+		}
+		sbSpec.Image, sbSpec.Trees = img, nil
+	}
+	res, err := execute(ctx, d, o, sbSpec, layout, cs, man)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func ecosystem(s target.Spec) string {
+	if s.Kind == target.KindNPM {
+		return "npm"
+	}
+	return "local"
+}
+
+// entry builds the server's argv inside the sandbox.
+func entry(o Options, pkg *target.Package, pkgRoot string) ([]string, error) {
+	var argv []string
+	if len(o.Command) > 0 {
+		argv = append(argv, o.Command...)
+	} else {
+		rel, err := pkg.Manifest.Entry(o.Bin)
+		if err != nil {
+			return nil, err
+		}
+		hostFile := path.Join(pkg.Root, pkg.Dir, rel)
+		if _, err := os.Stat(hostFile); err != nil {
+			return nil, fmt.Errorf("%w: entry %s not found in %s", target.ErrUsage, rel, pkg.Name)
+		}
+		argv = append(target.Interpreter(hostFile), path.Join(pkgRoot, rel))
+	}
+	for _, a := range o.Args {
+		a = strings.ReplaceAll(a, "{workspace}", Workspace)
+		a = strings.ReplaceAll(a, "{home}", Home)
+		argv = append(argv, a)
+	}
+	return argv, nil
+}
+
+func normalizeArgv(l classify.Layout, argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = l.Normalize(a)
+	}
+	return out
+}
+
+func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, pkgRoot string) sandbox.Spec {
+	env := []string{
+		"HOME=" + Home, "USER=" + User, "LOGNAME=" + User, "SHELL=/bin/bash", "LANG=C.UTF-8",
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TERM=xterm-256color",
+		"PWD=" + Workspace,
+	}
+	env = append(env, cs.EnvList()...)
+	env = append(env, o.Env...)
+	var home []sandbox.TarFile
+	var canaryPaths []string
+	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755})
+	for _, f := range cs.Files {
+		rel := strings.TrimPrefix(f.Path, "~/")
+		if r, ok := strings.CutPrefix(f.Path, "<workspace>/"); ok {
+			rel = "workspace/" + r
+		}
+		home = append(home, sandbox.TarFile{Path: rel, Content: f.Content, Mode: f.Mode})
+		if f.Canary {
+			canaryPaths = append(canaryPaths, path.Join(Home, rel))
+		}
+	}
+	workdir := Workspace
+	if len(o.Command) > 0 {
+		workdir = pkgRoot
+	}
+	lim := o.Limits
+	lim.Deadline = o.Deadline + 30*time.Second
+	return sandbox.Spec{
+		Image: o.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
+		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths,
+		Trees:       []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot}},
+		Resolv:      "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
+		NetworkMode: "none",
+		Limits:      lim,
+	}
+}
+
+func toolVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += "+" + s.Value[:12]
+			}
+		}
+		return "mcp-audit " + v
+	}
+	return "mcp-audit"
+}
+
+type logWriter struct{ l *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	if s := strings.TrimSpace(string(p)); s != "" {
+		w.l.Debug(s)
+	}
+	return len(p), nil
+}
+
+// parseTrace reads the collected trace.
+func parseTrace(file string, max int64) (*trace.Trace, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return trace.Parse(f, trace.Limits{MaxBytes: max})
+}

@@ -1,0 +1,218 @@
+// Package cli wires the subcommands. Errors map to exit codes in exactly one
+// place (exitCode); nothing below main calls os.Exit.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+// Exit statuses.
+const (
+	ExitOK          = 0   // clean, or findings below the threshold
+	ExitFindings    = 1   // findings at or above --fail-on
+	ExitUsage       = 2   // bad flags, arguments, config or target
+	ExitRuntime     = 3   // the tool could not do its job (Docker unreachable, …)
+	ExitInterrupted = 130 // Ctrl-C
+)
+
+// Sentinel errors commands return.
+var (
+	// ErrUsage is a user error: the message says what to fix.
+	ErrUsage = errors.New("usage error")
+	// ErrFindings means the run worked and found policy violations.
+	ErrFindings = errors.New("findings at or above the failure threshold")
+)
+
+// Env is the process environment a command sees.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	// StderrIsTerminal enables progress output.
+	StderrIsTerminal bool
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *Env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"audit", "audit one MCP server and write its behavior manifest", runAudit},
+		{"image", "build or inspect the sandbox image (image build [--flavor offline|dockerfile])", runImage},
+		{"cleanup", "remove sandbox containers left behind by interrupted runs", runCleanup},
+		{"version", "print the version", runVersion},
+	}
+}
+
+// Run executes mcp-audit with args (without the program name) and returns
+// the exit status.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}
+	if f, ok := stderr.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			env.StderrIsTerminal = true
+		}
+	}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(ctx, env, args[1:])
+			return exitCode(err, stderr, ctx)
+		}
+	}
+	fmt.Fprintf(stderr, "mcp-audit: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return ExitUsage
+}
+
+// exitCode maps an error to the exit status and prints it.
+func exitCode(err error, stderr io.Writer, ctx context.Context) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, ErrFindings):
+		return ExitFindings
+	case errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())):
+		fmt.Fprintln(stderr, "mcp-audit: interrupted; sandbox containers were removed")
+		return ExitInterrupted
+	case errors.Is(err, ErrUsage), errors.Is(err, target.ErrUsage):
+		fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
+		return ExitUsage
+	case errors.Is(err, sandbox.ErrDockerUnavailable), errors.Is(err, audit.ErrRuntime):
+		fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
+		return ExitRuntime
+	}
+	fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
+	return ExitRuntime
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `mcp-audit runs an MCP server in an instrumented Docker sandbox and records what it
+really does: files, hosts, processes, and whether it touches planted fake credentials.
+
+Usage:
+  mcp-audit <command> [flags] [arguments]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Examples:
+  mcp-audit audit npm:@modelcontextprotocol/server-memory@latest -o manifest.json
+  mcp-audit audit ./my-server-dir -- --some-server-arg
+  mcp-audit audit npm:@modelcontextprotocol/server-filesystem -- {workspace}
+
+Exit status: 0 clean or below --fail-on, 1 findings at or above --fail-on,
+2 usage error, 3 runtime failure (e.g. Docker unreachable), 130 interrupted.
+Run "mcp-audit <command> -h" for the flags of a command.
+`)
+}
+
+func newLogger(env *Env, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if env.StderrIsTerminal {
+		level = slog.LevelInfo
+	}
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments; everything after "--" is returned separately, untouched.
+func parseInterleaved(fs *flag.FlagSet, args []string) (positional, passthrough []string, err error) {
+	for i, a := range args {
+		if a == "--" {
+			passthrough = args[i+1:]
+			args = args[:i]
+			break
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, passthrough, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// splitCommand splits a command line like a POSIX shell would for plain
+// words, single and double quotes, and backslash escapes.
+func splitCommand(s string) ([]string, error) {
+	var out []string
+	var cur strings.Builder
+	inWord, quote := false, byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			} else if c == '\\' && quote == '"' && i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				out = append(out, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("%w: unterminated quote in command %q", ErrUsage, s)
+	}
+	if inWord {
+		out = append(out, cur.String())
+	}
+	return out, nil
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+func runImage(ctx context.Context, env *Env, args []string) error {
+	if len(args) == 0 || (args[0] != "build" && args[0] != "status") {
+		return fmt.Errorf("%w: usage: mcp-audit image build [--flavor auto|dockerfile|offline] | image status", ErrUsage)
+	}
+	fs := flag.NewFlagSet("image "+args[0], flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	ref := fs.String("image", sandbox.DefaultImage, "image tag")
+	flavor := fs.String("flavor", sandbox.FlavorAuto, "auto, dockerfile (FROM node:22-bookworm-slim) or offline (debootstrap + host node)")
+	offline := fs.Bool("offline", false, "shorthand for --flavor offline")
+	mirror := fs.String("mirror", "", "Debian mirror for offline builds (default: the one apt uses)")
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if *offline {
+		*flavor = sandbox.FlavorOffline
+	}
+	eng, err := sandbox.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	if args[0] == "status" {
+		id, ok, err := sandbox.ImageStatus(ctx, eng, *ref)
+		if err != nil {
+			return err
+		}
+		switch {
+		case id == "":
+			fmt.Fprintf(env.Stdout, "%s: missing (it is built on first audit, or run: mcp-audit image build)\n", *ref)
+		case !ok:
+			fmt.Fprintf(env.Stdout, "%s: %s, outdated (version %s needed; run: mcp-audit image build)\n", *ref, id, sandbox.ImageVersion)
+		default:
+			fmt.Fprintf(env.Stdout, "%s: %s, current\n", *ref, id)
+		}
+		return nil
+	}
+	if err := sandbox.BuildImage(ctx, eng, sandbox.ImageOptions{Ref: *ref, Flavor: *flavor, Mirror: *mirror, Log: env.Stderr}); err != nil {
+		return err
+	}
+	id, _, err := sandbox.ImageStatus(ctx, eng, *ref)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s %s\n", *ref, id)
+	return nil
+}
+
+func runCleanup(ctx context.Context, env *Env, args []string) error {
+	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	images := fs.Bool("images", false, "also remove cached package images (mcp-audit-pkg:*)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	eng, err := sandbox.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	n, err := sandbox.GC(ctx, eng)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "removed %d leftover sandbox container(s)\n", n)
+	if *images {
+		n, err := sandbox.RemovePackageImages(ctx, eng)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "removed %d cached package image(s)\n", n)
+	}
+	return nil
+}
+
+func runVersion(ctx context.Context, env *Env, args []string) error {
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				v += " " + s.Value
+			}
+		}
+	}
+	fmt.Fprintf(env.Stdout, "mcp-audit %s (sandbox image %s)\n", v, sandbox.DefaultImage)
+	return nil
+}

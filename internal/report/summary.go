@@ -1,0 +1,164 @@
+// Package report renders manifests and findings for people and machines.
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+// maxListed bounds the findings printed in a summary; the manifest has all.
+const maxListed = 40
+
+// Summary writes the short human summary of one audit: what ran, how it
+// ended, what it did per phase, and the findings with evidence.
+func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn policy.Severity) {
+	t := man.Target
+	fmt.Fprintf(w, "mcp-audit: %s %s@%s\n", t.Ecosystem, t.Name, t.Version)
+	status := man.Outcome.Status
+	if man.Outcome.ExitCode != nil {
+		status += fmt.Sprintf(" (exit code %d)", *man.Outcome.ExitCode)
+	}
+	if man.Outcome.Reason != "" {
+		status += ": " + man.Outcome.Reason
+	}
+	fmt.Fprintf(w, "  status:  %s\n", status)
+	if man.Server.Name != "" {
+		fmt.Fprintf(w, "  server:  %s %s, protocol %s\n", man.Server.Name, man.Server.Version, man.Server.ProtocolVersion)
+	}
+	fmt.Fprintf(w, "  offers:  %d tools, %d prompts, %d resources\n", len(man.Tools), len(man.Prompts), len(man.Resources))
+	if len(man.Tools) > 0 {
+		names := make([]string, len(man.Tools))
+		for i, tool := range man.Tools {
+			names[i] = tool.Name
+		}
+		fmt.Fprintf(w, "  tools:   %s\n", wrap(strings.Join(names, ", "), 90, "           "))
+	}
+	for _, p := range man.Phases {
+		fmt.Fprintf(w, "  %-8s %s\n", p.Name+":", phaseLine(p))
+	}
+	if man.Outcome.Status != m.StatusOK && man.Run.StderrTail != "" {
+		fmt.Fprintf(w, "  stderr (last lines):\n%s\n", indent(lastLines(man.Run.StderrTail, 8), "    | "))
+	}
+	if len(findings) == 0 {
+		fmt.Fprintf(w, "findings: none\n")
+	} else {
+		counts := policy.Counts(findings)
+		var parts []string
+		for s := policy.Critical; s >= policy.Info; s-- {
+			if n := counts[s.String()]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, s))
+			}
+		}
+		fmt.Fprintf(w, "findings: %s\n", strings.Join(parts, ", "))
+		for i, f := range findings {
+			if i == maxListed {
+				fmt.Fprintf(w, "  … %d more in the manifest\n", len(findings)-maxListed)
+				break
+			}
+			where := ""
+			if f.Phase != "" {
+				where = " [" + f.Phase + "]"
+			}
+			fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), f.Summary, where)
+			if f.Evidence != "" {
+				fmt.Fprintf(w, "           evidence: %s\n", f.Evidence)
+			}
+		}
+	}
+	if policy.Failed(findings, failOn) {
+		fmt.Fprintf(w, "verdict: FAIL (findings at or above %s)\n", failOn)
+	} else {
+		fmt.Fprintf(w, "verdict: pass (nothing at or above %s)\n", failOn)
+	}
+}
+
+func phaseLine(p m.Phase) string {
+	var parts []string
+	counts := map[string]int{}
+	for _, c := range p.FileSummary {
+		if c.Result == m.ResultOK && c.Access == m.AccessRead {
+			counts[c.Category] += c.Paths
+		}
+	}
+	if n := counts[m.CatOwnPackage] + counts[m.CatRuntime]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d files read (package %d, runtime %d)", n, counts[m.CatOwnPackage], counts[m.CatRuntime]))
+	}
+	if len(p.Files) > 0 {
+		parts = append(parts, fmt.Sprintf("%d other file accesses", len(p.Files)))
+	}
+	if n := len(p.Processes); n > 0 {
+		parts = append(parts, plural(n, "process", "processes"))
+	}
+	egress := 0
+	for _, c := range p.Network {
+		if c.Category != "runtime" && c.Category != "dns" {
+			egress++
+		}
+	}
+	if egress > 0 {
+		parts = append(parts, plural(egress, "network endpoint", "network endpoints"))
+	}
+	if len(p.DNS) > 0 {
+		names := map[string]bool{}
+		for _, d := range p.DNS {
+			names[d.Name] = true
+		}
+		var ns []string
+		for n := range names {
+			ns = append(ns, n)
+		}
+		sort.Strings(ns)
+		parts = append(parts, "looked up "+strings.Join(ns, ", "))
+	}
+	if len(p.Canaries) > 0 {
+		parts = append(parts, plural(len(p.Canaries), "CANARY HIT", "CANARY HITS"))
+	}
+	if len(p.Alerts) > 0 {
+		parts = append(parts, plural(len(p.Alerts), "alert", "alerts"))
+	}
+	if len(parts) == 0 {
+		return "nothing observed"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func wrap(s string, width int, prefix string) string {
+	var b strings.Builder
+	line := 0
+	for i, word := range strings.Split(s, " ") {
+		if i > 0 && line+len(word)+1 > width {
+			b.WriteString("\n" + prefix)
+			line = 0
+		} else if i > 0 {
+			b.WriteString(" ")
+			line++
+		}
+		b.WriteString(word)
+		line += len(word)
+	}
+	return b.String()
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
