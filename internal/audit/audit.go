@@ -112,10 +112,10 @@ var ErrRuntime = errors.New("audit failed")
 // yields a manifest; an error means the audit itself could not run.
 func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	o.defaults()
-	log := d.Log
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
 	}
+	log := d.Log
 	if o.Network != "none" {
 		return nil, fmt.Errorf("%w: network mode %q is not available yet (only \"none\")", target.ErrUsage, o.Network)
 	}

@@ -190,6 +190,8 @@ func result(r trace.Record) string {
 		return m.ResultError
 	case !r.Failed():
 		return m.ResultOK
+	case r.Op == "readlink" && r.Errno == "EINVAL":
+		return m.ResultOK // exists and is not a symlink: realpath() plumbing
 	case r.Errno == "ENOENT" || r.Errno == "ENOTDIR" || r.Errno == "ELOOP":
 		return m.ResultMissing
 	case r.Errno == "EACCES" || r.Errno == "EPERM" || r.Errno == "EROFS":

@@ -25,6 +25,7 @@ var (
 	// A run of 6+ letters and digits containing both, as produced by
 	// mkdtemp, os.tmpdir()+random, uuid segments.
 	reRandomRun = regexp.MustCompile(`[A-Za-z0-9]{6,}`)
+	reDigits    = regexp.MustCompile(`[0-9]+`)
 	reUUID      = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 )
 
@@ -81,6 +82,8 @@ func normalizeTemp(p string) string {
 			}
 			return run
 		})
+		// Pids, timestamps and counters: any digits in a temp name.
+		s = reDigits.ReplaceAllString(s, "*")
 		parts[i] = s
 	}
 	return strings.Join(parts, "/")
@@ -190,7 +193,7 @@ func (l Layout) Category(norm string, canary, write bool) string {
 		return m.CatHome
 	case isTemp(norm):
 		return m.CatTemp
-	case matchAny(norm, []string{"/etc", "/proc", "/sys", "/dev", "/usr", "/var", "/opt", "/bin", "/sbin", "/run", "/boot"}):
+	case matchAny(norm, []string{"/etc", "/proc", "/sys", "/dev", "/usr", "/var", "/opt", "/bin", "/sbin", "/run", "/boot", "/home"}):
 		return m.CatSystem
 	}
 	return m.CatOther
