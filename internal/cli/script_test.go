@@ -1,0 +1,94 @@
+package cli_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcp-audit/mcp-audit/internal/cli"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcp-audit": func() {
+			os.Exit(cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+		},
+	})
+}
+
+func dockerAvailable() bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := sandbox.Connect(ctx)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// TestScripts runs testdata/script/*.txtar against the real CLI. Scripts
+// marked [docker] need an engine; they are skipped without one unless
+// MCP_AUDIT_REQUIRE_DOCKER is set.
+func TestScripts(t *testing.T) {
+	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
+	haveDocker := dockerAvailable()
+	if !haveDocker && os.Getenv("MCP_AUDIT_REQUIRE_DOCKER") != "" {
+		t.Fatal("docker required")
+	}
+	cache := os.Getenv("MCP_AUDIT_TEST_CACHE")
+	if cache == "" {
+		cache = t.TempDir()
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("FIXTURE", fixture)
+			env.Setenv("XDG_CACHE_HOME", cache)
+			for _, k := range []string{"DOCKER_HOST", "NPM_CONFIG_REGISTRY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PATH"} {
+				if v := os.Getenv(k); v != "" {
+					env.Setenv(k, v)
+				}
+			}
+			return nil
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "docker" {
+				return haveDocker, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// exits N cmd args...: run cmd and require exit status N.
+			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) < 2 {
+					ts.Fatalf("usage: exits N command [args...]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("bad exit status %q", args[0])
+				}
+				err = ts.Exec(args[1], args[2:]...)
+				got := 0
+				var ee *exec.ExitError
+				if errors.As(err, &ee) {
+					got = ee.ExitCode()
+				} else if err != nil {
+					ts.Fatalf("running %s: %v", args[1], err)
+				}
+				if got != want {
+					ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+				}
+			},
+		},
+	})
+}
