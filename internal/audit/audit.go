@@ -108,9 +108,39 @@ type Result struct {
 // server misbehaving, which is an outcome in the manifest).
 var ErrRuntime = errors.New("audit failed")
 
+// Prepared is everything needed to start the server in the sandbox.
+type Prepared struct {
+	Spec     sandbox.Spec
+	Layout   classify.Layout
+	Canaries *canary.Set
+	// Manifest is filled with the target and run metadata; execution adds
+	// outcome and behavior.
+	Manifest *m.Manifest
+	pkg      *target.Package
+}
+
+// Close removes temporary files of the preparation.
+func (p *Prepared) Close() { p.pkg.Cleanup() }
+
 // Run audits one server. A server that crashes, hangs or is killed still
 // yields a manifest; an error means the audit itself could not run.
 func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
+	o.defaults()
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	p, err := Prepare(ctx, d, o)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return execute(ctx, d, o, p.Spec, p.Layout, p.Canaries, p.Manifest)
+}
+
+// Prepare fetches the target (no package code runs on the host), makes
+// sure the sandbox and package images exist, generates canaries and builds
+// the sandbox spec.
+func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	o.defaults()
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
@@ -125,15 +155,19 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	}
 	t0 := time.Now()
 	pkg, err := d.Fetcher.Fetch(ctx, spec)
-	log.Debug("fetched", "package", pkg != nil, "ms", time.Since(t0).Milliseconds())
 	if err != nil {
 		if errors.Is(err, target.ErrUsage) || ctx.Err() != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: fetching %s: %v", ErrRuntime, o.Target, err)
 	}
-	defer pkg.Cleanup()
-
+	log.Debug("fetched", "cached", pkg.Cached, "ms", time.Since(t0).Milliseconds())
+	ok := false
+	defer func() {
+		if !ok {
+			pkg.Cleanup()
+		}
+	}()
 	pkgRoot := path.Join(AppRoot, pkg.Dir)
 	argv, err := entry(o, pkg, pkgRoot)
 	if err != nil {
@@ -143,7 +177,6 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
 	}
-	log.Debug("image ready", "ms", time.Since(t0).Milliseconds())
 	if n, err := sandbox.GC(ctx, d.Engine); err == nil && n > 0 {
 		log.Info("removed sandbox containers left by earlier runs", "count", n)
 	}
@@ -171,11 +204,8 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 		}
 		sbSpec.Image, sbSpec.Trees = img, nil
 	}
-	res, err := execute(ctx, d, o, sbSpec, layout, cs, man)
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
+	ok = true
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg}, nil
 }
 
 func ecosystem(s target.Spec) string {

@@ -183,6 +183,11 @@ func TestFixtureBehaviors(t *testing.T) {
 				t.Errorf("outcome %+v", man.Outcome)
 			}
 		}},
+		{"hog-memory", func(t *testing.T, man *m.Manifest) {
+			if man.Outcome.Status != m.StatusKilled || !strings.Contains(man.Outcome.Reason, "memory") {
+				t.Errorf("outcome %+v", man.Outcome)
+			}
+		}},
 		{"noisy", func(t *testing.T, man *m.Manifest) {
 			if man.Outcome.Status != m.StatusOK || len(man.Tools) != 1 || man.Run.StdoutNoise != 2 {
 				t.Errorf("outcome %+v tools %d noise %d", man.Outcome, len(man.Tools), man.Run.StdoutNoise)
@@ -190,7 +195,8 @@ func TestFixtureBehaviors(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Args: []string{tc.mode}, StartupTimeout: 5 * time.Second})
+			man := run(t, audit.Options{Target: fixture, Args: []string{tc.mode}, StartupTimeout: 5 * time.Second,
+				Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
 			tc.check(t, man)
 		})
 	}

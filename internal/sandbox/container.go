@@ -93,6 +93,9 @@ type Spec struct {
 	StrSize     int
 	NetworkMode string
 	Limits      Limits
+	// NoTrace runs the server without strace. Only the benchmark uses it,
+	// to measure the tracer's cost in an otherwise identical sandbox.
+	NoTrace bool
 }
 
 // Sandbox creates runs on an engine.
@@ -176,6 +179,9 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 		"MCP_AUDIT_WATCHDOG=" + strconv.Itoa(int(lim.Deadline.Seconds())),
 		"MCP_AUDIT_CANARY_FILES=" + strings.Join(canaryList, " "),
 	}, spec.Env...)
+	if spec.NoTrace {
+		env = append(env, "MCP_AUDIT_NOTRACE=1")
+	}
 	pids := lim.PIDs
 	tmpfs := func(extra string) string {
 		return fmt.Sprintf("rw,nosuid,nodev,size=%d%s", lim.TmpfsBytes, extra)

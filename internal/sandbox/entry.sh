@@ -19,7 +19,8 @@ STRSIZE="$MCP_AUDIT_STRSIZE"
 WORKDIR="$MCP_AUDIT_WORKDIR"
 WATCHDOG="$MCP_AUDIT_WATCHDOG"
 CANARIES="$MCP_AUDIT_CANARY_FILES"
-unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES
+NOTRACE="${MCP_AUDIT_NOTRACE:-0}"
+unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
 
 mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
@@ -50,8 +51,14 @@ note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections
 # apply, so hand the server our stdin through fd 3.
 exec 3<&0
-strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
-	-o "$D/trace" -u "$U" -- "$@" <&3 3<&- &
+if [ "$NOTRACE" = 1 ]; then
+	# Benchmark baseline only: the same sandbox without the tracer.
+	: >"$D/trace"
+	as_user "$@" <&3 3<&- &
+else
+	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
+		-o "$D/trace" -u "$U" -- "$@" <&3 3<&- &
+fi
 pid=$!
 exec 0</dev/null 3<&-
 

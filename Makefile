@@ -1,0 +1,46 @@
+# mcp-audit developer commands. `make help` lists them.
+GO       ?= go
+BIN      := bin/mcp-audit
+PKGS     := ./...
+# Build the sandbox image without a container registry when it is missing.
+FLAVOR   ?= offline
+export MCP_AUDIT_TEST_CACHE ?= $(CURDIR)/.cache/test-installs
+
+.PHONY: help build test test-unit demo bench lint fuzz image engine clean
+
+help: ## list targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
+
+build: ## build bin/mcp-audit
+	$(GO) build -o $(BIN) ./cmd/mcp-audit
+
+engine: ## install and start Docker if needed
+	./scripts/ensure-engine.sh
+
+image: engine build ## build the sandbox image if missing
+	@$(BIN) image status | grep -q current || $(BIN) image build --flavor $(FLAVOR)
+
+test: image lint ## everything: engine, image, lint, all tests (Docker tests required)
+	MCP_AUDIT_REQUIRE_DOCKER=1 $(GO) test -race -timeout 60m $(PKGS)
+
+test-unit: ## tests that need no engine (Docker tests skip)
+	$(GO) test $(PKGS)
+
+demo: image ## audit the built-in default server and print the summary
+	$(BIN) audit npm:@modelcontextprotocol/server-memory -o demo-manifest.json
+	@echo "manifest written to demo-manifest.json"
+
+bench: image ## measure tracing overhead and audit cost, ratios from one run
+	$(GO) run ./cmd/mcp-audit-bench
+
+lint: ## gofmt, go vet, go mod tidy check
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) vet $(PKGS)
+	$(GO) mod tidy -diff
+
+fuzz: ## fuzz the strace parser for a minute
+	$(GO) test ./internal/trace -run '^$$' -fuzz FuzzParse -fuzztime 60s
+
+clean: ## remove build outputs and leftover sandbox containers
+	rm -rf bin .cache demo-manifest.json
+	-$(GO) run ./cmd/mcp-audit cleanup

@@ -1,0 +1,43 @@
+// Command mcp-audit-bench measures mcp-audit on the real Docker engine and
+// prints ratios measured in one run. `make bench` runs it.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/bench"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+func main() {
+	server := flag.String("server", "npm:@modelcontextprotocol/server-memory", "npm spec of the server to measure")
+	runs := flag.Int("runs", 7, "runs per measurement")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, *server, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
+		stop()
+		os.Exit(3)
+	}
+}
+
+func run(ctx context.Context, server string, runs int) error {
+	eng, err := sandbox.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	reg, err := target.NewRegistry(target.LoadNPMConfig(os.Getenv))
+	if err != nil {
+		return err
+	}
+	d := audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: target.DefaultCacheDir()}}
+	return bench.Run(ctx, os.Stdout, d, bench.Options{Server: server, Runs: runs})
+}

@@ -1,0 +1,97 @@
+package policy
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+func manifest() *m.Manifest {
+	return &m.Manifest{
+		Target:  m.Target{Entry: []string{"node", "<pkg>/index.js"}},
+		Outcome: m.Outcome{Status: m.StatusOK},
+		Phases: []m.Phase{{
+			Name: m.PhaseStartup,
+			Files: []m.FileAccess{
+				{Path: "~/.bashrc", Access: m.AccessWrite, Category: m.CatShellRC, Result: m.ResultOK},
+				{Path: "~/.bashrc", Access: m.AccessRead, Category: m.CatShellRC, Result: m.ResultOK},
+				{Path: "~/.ssh/id_ed25519", Access: m.AccessRead, Category: m.CatSensitive, Result: m.ResultMissing},
+				{Path: "~/.kube/config", Access: m.AccessRead, Category: m.CatSensitive, Result: m.ResultOK},
+				{Path: "/etc/passwd", Access: m.AccessRead, Category: m.CatSystem, Result: m.ResultOK},
+				{Path: "/proc/self/status", Access: m.AccessRead, Category: m.CatAntiAnalysis, Result: m.ResultOK},
+				{Path: "/tmp/x", Access: m.AccessWrite, Category: m.CatTemp, Result: m.ResultOK},
+				{Path: "~/.cursor/mcp.json", Access: m.AccessWrite, Category: m.CatAIConfig, Result: m.ResultOK},
+			},
+			Processes: []m.Process{
+				{Path: "/usr/local/bin/node", Argv: []string{"node", "<pkg>/index.js"}, Result: m.ResultOK},
+				{Path: "/bin/sh", Argv: []string{"sh", "-c", "curl x"}, Result: m.ResultOK, Shell: true},
+			},
+			Network: []m.Connection{
+				{Proto: "tcp", Op: "connect", Address: "192.0.2.10", Port: 443, Result: "unreachable", Category: "egress"},
+				{Proto: "udp", Op: "connect", Address: "127.0.0.1", Port: 53, Result: "ok", Category: "dns"},
+			},
+			DNS:      []m.DNSQuery{{Name: "api.evil.example", Type: "A", Server: "127.0.0.1"}, {Name: "api.evil.example", Type: "AAAA", Server: "127.0.0.1"}},
+			Canaries: []m.CanaryHit{{Canary: "env:GITHUB_TOKEN", How: "sent", Evidence: "udp 192.0.2.1:53", Encoding: "hex"}},
+			Alerts:   []m.Alert{{Kind: m.AlertIOURing, Detail: "io_uring_setup denied (ENOSYS)"}},
+		}},
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	got := Evaluate(manifest(), Policy{})
+	var summary []string
+	for _, f := range got {
+		summary = append(summary, f.Severity.String()+" "+f.Kind+" "+f.Subject)
+	}
+	want := []string{
+		"critical ai-client-config ~/.cursor/mcp.json",
+		"critical canary env:GITHUB_TOKEN sent",
+		"critical persistence-write ~/.bashrc",
+		"high escape-attempt io_uring",
+		"high host 192.0.2.10",
+		"high host api.evil.example",
+		"high sensitive-file ~/.kube/config",
+		"high shell /bin/sh",
+		"medium anti-analysis /proc/self/status",
+		"medium sensitive-file ~/.ssh/id_ed25519",
+		"low system-file /etc/passwd",
+		"low system-file ~/.bashrc",
+	}
+	if diff := cmp.Diff(want, summary); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+	if !Failed(got, High) || Failed(got, Critical+1) {
+		t.Error("Failed threshold wrong")
+	}
+}
+
+func TestAllowLists(t *testing.T) {
+	got := Evaluate(manifest(), Policy{Allow: Allow{
+		Hosts:     []string{"*.evil.example", "192.0.2.10"},
+		Paths:     []string{"~/.kube/**", "/etc/passwd"},
+		Processes: []string{"sh"},
+	}})
+	for _, f := range got {
+		switch f.Subject {
+		case "api.evil.example", "192.0.2.10", "~/.kube/config", "/etc/passwd", "/bin/sh":
+			t.Errorf("allowed behavior still reported: %+v", f)
+		}
+	}
+	// Canaries can never be allowed away.
+	if !Failed(got, Critical) {
+		t.Error("canary finding must remain")
+	}
+}
+
+func TestParseSeverity(t *testing.T) {
+	for in, want := range map[string]Severity{"info": Info, "HIGH": High, "critical": Critical, "none": Critical + 1} {
+		if got, err := ParseSeverity(in); err != nil || got != want {
+			t.Errorf("ParseSeverity(%q) = %v, %v", in, got, err)
+		}
+	}
+	if _, err := ParseSeverity("sometimes"); err == nil {
+		t.Error("want error")
+	}
+}

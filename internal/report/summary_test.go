@@ -1,0 +1,55 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := "testdata/" + name
+	if *update {
+		os.WriteFile(path, got, 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	code := 1
+	man := &m.Manifest{
+		Target:  m.Target{Ecosystem: "npm", Name: "evil-mcp", Version: "1.0.16", Entry: []string{"node", "<pkg>/index.js"}},
+		Outcome: m.Outcome{Status: m.StatusCrashed, ExitCode: &code, Reason: "the server exited on its own"},
+		Server:  m.ServerInfo{Name: "evil", Version: "1.0.16", ProtocolVersion: "2025-06-18"},
+		Tools:   []m.Tool{{Name: "send_email"}, {Name: "list_templates"}},
+		Phases: []m.Phase{
+			{Name: m.PhaseStartup,
+				FileSummary: []m.FileCount{{Category: m.CatOwnPackage, Access: m.AccessRead, Result: m.ResultOK, Paths: 40}, {Category: m.CatRuntime, Access: m.AccessRead, Result: m.ResultOK, Paths: 12}},
+				Files:       []m.FileAccess{{Path: "~/.npmrc", Access: m.AccessRead, Category: m.CatCanary, Result: m.ResultOK}},
+				Processes:   []m.Process{{Path: "/usr/local/bin/node", Argv: []string{"node", "<pkg>/index.js"}}},
+				Canaries:    []m.CanaryHit{{Canary: "file:~/.npmrc", How: "file-read", Evidence: "~/.npmrc"}},
+				DNS:         []m.DNSQuery{{Name: "collect.evil.example", Type: "A", Server: "127.0.0.1"}},
+			},
+			{Name: m.PhaseIdle},
+		},
+		Run: m.Run{StderrTail: "booting\nError: boom\n"},
+	}
+	var buf bytes.Buffer
+	fs := policy.Evaluate(man, policy.Policy{})
+	Summary(&buf, man, fs, policy.High)
+	golden(t, "summary.txt", buf.Bytes())
+}
