@@ -183,6 +183,15 @@ func TestFixtureBehaviors(t *testing.T) {
 				t.Errorf("outcome %+v", man.Outcome)
 			}
 		}},
+		{"leak-env", func(t *testing.T, man *m.Manifest) {
+			st := man.PhaseByName(m.PhaseStartup)
+			if len(st.Canaries) != 1 || st.Canaries[0].Canary != "env:GITHUB_TOKEN" || st.Canaries[0].How != "mcp-output" {
+				t.Errorf("canaries %+v", st.Canaries)
+			}
+			if d := man.Tools[0].Description; !strings.Contains(d, "<canary env:GITHUB_TOKEN>") || strings.Contains(d, "ghp_") {
+				t.Errorf("description not redacted: %q", d)
+			}
+		}},
 		{"hog-memory", func(t *testing.T, man *m.Manifest) {
 			if man.Outcome.Status != m.StatusKilled || !strings.Contains(man.Outcome.Reason, "memory") {
 				t.Errorf("outcome %+v", man.Outcome)

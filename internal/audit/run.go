@@ -79,7 +79,7 @@ func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout c
 		defer os.Remove(art.TraceFile)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+		return failed(man, started, ses, cs, run, "collecting results from the sandbox failed"), fmt.Errorf("%w: %v", ErrRuntime, err)
 	}
 	if o.KeepTrace != "" && art.TraceFile != "" {
 		if err := copyFile(art.TraceFile, o.KeepTrace); err != nil {
@@ -117,7 +117,7 @@ func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout c
 	// Behavior.
 	tr, err := parseTrace(art.TraceFile, o.MaxTraceBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading trace: %v", ErrRuntime, err)
+		return failed(man, started, ses, cs, run, "reading the trace failed"), fmt.Errorf("%w: reading trace: %v", ErrRuntime, err)
 	}
 	windows := []classify.Window{
 		{Name: m.PhaseStartup, Start: tStart, End: tStartupEnd},
@@ -135,7 +135,7 @@ func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout c
 			}
 		}
 	}
-	fillServer(man, &ses)
+	fillServer(man, &ses, cs)
 
 	man.Run.DurationMS = time.Since(started).Milliseconds()
 	man.Run.PhaseTimingMS = []m.PhaseTiming{
@@ -149,6 +149,17 @@ func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout c
 	man.Run.StdoutNoise = ses.noise
 	man.Run.Notes = append(man.Run.Notes, ses.notes...)
 	return &Result{Manifest: man, Stderr: stderr}, nil
+}
+
+// failed completes a manifest for a run whose evidence could not be
+// collected: what the server said over MCP is kept, behavior is not.
+func failed(man *m.Manifest, started time.Time, ses session, cs *canary.Set, run *sandbox.Run, reason string) *Result {
+	man.Outcome = m.Outcome{Status: m.StatusError, Reason: reason}
+	fillServer(man, &ses, cs)
+	man.Run.DurationMS = time.Since(started).Milliseconds()
+	stderr := cs.Redact(run.Stderr())
+	man.Run.StderrTail = tail(stderr, 4096)
+	return &Result{Manifest: man, Stderr: stderr}
 }
 
 // drive performs the handshake and the list calls. It reports whether
@@ -306,7 +317,40 @@ const (
 	maxName        = 256
 )
 
-func fillServer(man *m.Manifest, ses *session) {
+// fillServer records what the server offered over MCP. Canary values in
+// anything the server said are a finding (phase startup, how "mcp-output")
+// and are redacted, so the manifest never carries a secret.
+func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
+	finder := canary.NewFinder(cs.All())
+	var hits []m.CanaryHit
+	scan := func(what string, raw []json.RawMessage) {
+		for _, r := range raw {
+			for _, h := range finder.Find(r) {
+				hits = append(hits, m.CanaryHit{Canary: h.Canary, How: "mcp-output", Evidence: what, Encoding: h.Encoding})
+			}
+		}
+	}
+	scan("tools/list", ses.tools)
+	scan("prompts/list", ses.prompts)
+	scan("resources/list", ses.resources)
+	if ses.init != nil {
+		b, _ := json.Marshal(ses.init)
+		scan("initialize", []json.RawMessage{b})
+	}
+	redact := func(s string) string { return cs.Redact(s) }
+	defer func() {
+		if len(hits) == 0 {
+			return
+		}
+		for i := range man.Phases {
+			if man.Phases[i].Name == m.PhaseStartup {
+				man.Phases[i].Canaries = append(man.Phases[i].Canaries, hits...)
+				return
+			}
+		}
+		man.Phases = append(man.Phases, m.Phase{Name: m.PhaseStartup, Canaries: hits})
+	}()
+	sanitize := func(s string, max int) string { return sanitize(redact(s), max) }
 	man.Server.Capabilities = []string{}
 	if ses.init != nil {
 		man.Server.Name = sanitize(ses.init.ServerInfo.Name, maxName)
@@ -332,7 +376,7 @@ func fillServer(man *m.Manifest, ses *session) {
 			man.Run.Notes = append(man.Run.Notes, "a tools/list entry is not an object")
 			continue
 		}
-		schema := m.CanonicalJSON(t.InputSchema)
+		schema := m.CanonicalJSON(json.RawMessage(redact(string(t.InputSchema))))
 		if len(schema) > maxSchema {
 			schema = json.RawMessage(`{"$comment":"mcp-audit: schema larger than 64 KiB, see digest"}`)
 		}

@@ -151,6 +151,13 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	defer eng.Close()
 	res, err := audit.Run(ctx, audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, opts)
 	if err != nil {
+		if res != nil && ctx.Err() == nil {
+			// The server ran but its evidence could not be collected: the
+			// manifest says so (status "error") and the exit status is 3.
+			if werr := writeManifest(env, f.out, res.Manifest); werr != nil {
+				log.Warn("writing manifest", "err", werr)
+			}
+		}
 		return err
 	}
 	if err := writeManifest(env, f.out, res.Manifest); err != nil {

@@ -198,8 +198,8 @@ type Connection struct {
 	Address string `json:"address"`
 	Port    int    `json:"port,omitempty"`
 	Result  string `json:"result"`
-	// Category is "runtime" for ordinary resolver plumbing (nscd socket,
-	// DNS to the configured resolver) and "egress" otherwise.
+	// Category: dns, runtime (nscd), loopback, listener, ipc, sensitive
+	// (privileged local sockets) or egress.
 	Category string `json:"category"`
 	// PayloadBytes is the size of data handed to send calls, when seen.
 	PayloadBytes int `json:"payload_bytes,omitempty"`
@@ -217,9 +217,10 @@ type DNSQuery struct {
 type CanaryHit struct {
 	// Canary names the decoy: an environment variable or a decoy file path.
 	Canary string `json:"canary"`
-	// How: file-read, file-write, file-delete, file-read-witness (seen by the
-	// post-run access-time check), sent (value found in outgoing data),
-	// argv (value passed to a process).
+	// How: file-read, file-write, file-delete, file-rename,
+	// file-read-witness (seen by the post-run access-time check), sent
+	// (value found in outgoing data), argv (value passed to a process),
+	// mcp-output (value in what the server said over MCP).
 	How string `json:"how"`
 	// Evidence is a short, non-secret description (path, destination).
 	Evidence string `json:"evidence"`

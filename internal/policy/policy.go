@@ -226,6 +226,8 @@ func describeHow(how string) string {
 		return "value sent over the network"
 	case "argv":
 		return "value passed to a process"
+	case "mcp-output":
+		return "value returned to the MCP client"
 	}
 	return how
 }
