@@ -11,8 +11,8 @@ export MCP_AUDIT_TEST_CACHE ?= $(CURDIR)/.cache/test-installs
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
-build: ## build bin/mcp-audit
-	$(GO) build -o $(BIN) ./cmd/mcp-audit
+build: ## build bin/mcp-audit (static: it is also the sandbox's network sink)
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/mcp-audit
 
 engine: ## install and start Docker if needed
 	./scripts/ensure-engine.sh
@@ -31,7 +31,7 @@ demo: image ## audit the built-in default server and print the summary
 	@echo "manifest written to demo-manifest.json"
 
 bench: image ## measure tracing overhead and audit cost, ratios from one run
-	$(GO) run ./cmd/mcp-audit-bench
+	MCP_AUDIT_SINK_BINARY=$(CURDIR)/$(BIN) $(GO) run ./cmd/mcp-audit-bench
 
 lint: ## gofmt, go vet, go mod tidy check
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sink"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
@@ -52,7 +53,16 @@ type Options struct {
 
 	Image       string
 	ImageFlavor string
-	Network     string // "none" (for now the only mode)
+	// Network is sinkhole (default), none or open.
+	Network string
+	// Responses are canned HTTP answers per host for the sinkhole.
+	Responses map[string]sink.Response
+	// TrustFiles are CA bundles the server trusts in open mode (the host's
+	// NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, --ca-file).
+	TrustFiles []string
+	// UpstreamDNS is where open mode forwards DNS (host:port); default: the
+	// engine's resolver.
+	UpstreamDNS string
 
 	StartupTimeout time.Duration // for initialize to be answered
 	CallTimeout    time.Duration // per list call
@@ -83,7 +93,7 @@ func (o *Options) defaults() {
 		o.MaxTraceBytes = 512 << 20
 	}
 	if o.Network == "" {
-		o.Network = "none"
+		o.Network = sandbox.NetSinkhole
 	}
 	if o.Image == "" {
 		o.Image = sandbox.DefaultImage
@@ -102,6 +112,9 @@ type Result struct {
 	Manifest *m.Manifest
 	// Stderr is the sanitized, canary-redacted tail of the server's stderr.
 	Stderr string
+	// Evidence holds full network exchanges (bodies, headers with secrets
+	// masked) for the evidence file; never part of the manifest.
+	Evidence []classify.Evidence
 }
 
 // ErrRuntime marks failures of the audit machinery (as opposed to the
@@ -146,8 +159,10 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	log := d.Log
-	if o.Network != "none" {
-		return nil, fmt.Errorf("%w: network mode %q is not available yet (only \"none\")", target.ErrUsage, o.Network)
+	switch o.Network {
+	case sandbox.NetNone, sandbox.NetSinkhole, sandbox.NetOpen:
+	default:
+		return nil, fmt.Errorf("%w: unknown network mode %q (want sinkhole, none or open)", target.ErrUsage, o.Network)
 	}
 	spec, err := target.ParseSpec(o.Target)
 	if err != nil {
@@ -196,6 +211,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		man.Run.Notes = append(man.Run.Notes, "the package has install scripts; they were not run")
 	}
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot)
+	if err := networkSpec(o, &sbSpec, imageID); err != nil {
+		return nil, err
+	}
 	if !pkg.Temporary() {
 		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
 		img, err := sb.PackageImage(ctx, o.Image, imageID, pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
@@ -277,11 +295,37 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 	return sandbox.Spec{
 		Image: o.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
 		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths,
-		Trees:       []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot}},
-		Resolv:      "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
-		NetworkMode: "none",
-		Limits:      lim,
+		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot}},
+		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
+		Limits: lim,
 	}
+}
+
+// networkSpec configures the sandbox network: a per-run interception CA
+// for the sinkhole, the host's extra CAs for open mode.
+func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
+	spec.Net = sandbox.Network{Mode: o.Network, Responses: o.Responses, BaseImageID: imageID, Upstream: o.UpstreamDNS}
+	switch o.Network {
+	case sandbox.NetSinkhole:
+		cert, key, err := sink.NewCA()
+		if err != nil {
+			return fmt.Errorf("%w: creating interception CA: %v", ErrRuntime, err)
+		}
+		spec.Net.CACert, spec.Net.CAKey = cert, key
+		spec.Resolv = "nameserver " + resolver + "\noptions timeout:2 attempts:2\n"
+	case sandbox.NetOpen:
+		var pem []byte
+		for _, f := range o.TrustFiles {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Errorf("%w: reading CA bundle %s: %v", target.ErrUsage, f, err)
+			}
+			pem = append(append(pem, b...), '\n')
+		}
+		spec.Net.TrustPEM = pem
+		spec.Resolv = "nameserver " + resolver + "\noptions timeout:2 attempts:2\n"
+	}
+	return nil
 }
 
 func toolVersion() string {

@@ -17,6 +17,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sink"
 )
 
 // session is what the driver learned over MCP.
@@ -119,14 +120,27 @@ func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout c
 	if err != nil {
 		return failed(man, started, ses, cs, run, "reading the trace failed"), fmt.Errorf("%w: reading trace: %v", ErrRuntime, err)
 	}
+	var sinkEvents []sink.Event
+	if art.SinkErr != nil {
+		man.Run.Notes = append(man.Run.Notes, "the network sink's log could not be read: "+sanitize(art.SinkErr.Error(), 200))
+	}
+	if art.SinkLog != nil {
+		var st sink.ReadStats
+		sinkEvents, st = sink.Read(art.SinkLog, 0)
+		if st.Truncated {
+			man.Run.Notes = append(man.Run.Notes, "the network sink's log reached its size limit")
+		}
+	}
 	windows := []classify.Window{
 		{Name: m.PhaseStartup, Start: tStart, End: tStartupEnd},
 		{Name: m.PhaseIdle, Start: tStartupEnd, End: tIdleEnd},
 	}
-	man.Phases = classify.Classify(classify.Input{
+	out := classify.Classify(classify.Input{
 		Layout: layout, Events: tr.Events, Windows: windows, Canaries: cs,
 		Resolvers: []string{resolver}, Witness: witness(layout, art.Witness),
+		Sink: sinkEvents, TraceTruncated: tr.Stats.Truncated || art.TraceCut,
 	})
+	man.Phases = out.Phases
 	if tr.Stats.Truncated || art.TraceCut {
 		for i := range man.Phases {
 			if man.Phases[i].Name == m.PhaseIdle {
@@ -148,7 +162,7 @@ func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout c
 	man.Run.StderrTail = tail(stderr, 4096)
 	man.Run.StdoutNoise = ses.noise
 	man.Run.Notes = append(man.Run.Notes, ses.notes...)
-	return &Result{Manifest: man, Stderr: stderr}, nil
+	return &Result{Manifest: man, Stderr: stderr, Evidence: out.Evidence}, nil
 }
 
 // failed completes a manifest for a run whose evidence could not be

@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sink"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
@@ -44,6 +45,17 @@ type Input struct {
 	// Resolvers are the DNS servers configured in the sandbox.
 	Resolvers []string
 	Witness   []WitnessRead
+	// Sink is the network sink's log, when a sink ran.
+	Sink []sink.Event
+	// TraceTruncated suppresses alerts that assume a complete trace.
+	TraceTruncated bool
+}
+
+// Output is the classified behavior of a run.
+type Output struct {
+	Phases []m.Phase
+	// Evidence holds full network exchanges for the evidence file.
+	Evidence []Evidence
 }
 
 // Limits on what one phase may list, so a hostile server cannot make the
@@ -77,11 +89,16 @@ type classifier struct {
 	aliases  map[string]string // path -> path it stands for (symlink, rename, hard link)
 	fds      map[int]map[int]*sockInfo
 	pids     map[int]bool
-	readCan  map[string]bool // canary names read according to the trace
+	readCan  map[string]bool   // canary names read according to the trace
+	names    map[string]string // address -> name, from the sink's DNS answers
+	procs    map[int]string    // pid -> program (normalized argv)
+	tcp      []*traceConn
+	udpSends []udpSend
+	evidence []Evidence
 }
 
 // Classify builds the behavior phases for a run.
-func Classify(in Input) []m.Phase {
+func Classify(in Input) Output {
 	c := &classifier{
 		in:       in,
 		canaryAt: map[string]string{},
@@ -89,6 +106,8 @@ func Classify(in Input) []m.Phase {
 		fds:      map[int]map[int]*sockInfo{},
 		pids:     map[int]bool{},
 		readCan:  map[string]bool{},
+		names:    map[string]string{},
+		procs:    map[int]string{},
 	}
 	if in.Canaries != nil {
 		c.finder = canary.NewFinder(in.Canaries.All())
@@ -112,9 +131,11 @@ func Classify(in Input) []m.Phase {
 	for _, ev := range in.Events {
 		c.pids[ev.PID] = true
 	}
+	c.namesFromSink()
 	for _, ev := range in.Events {
 		c.event(trace.Interpret(ev))
 	}
+	c.mergeSink()
 	c.witness()
 	out := make([]m.Phase, 0, len(c.phases))
 	for _, p := range c.phases {
@@ -122,7 +143,7 @@ func Classify(in Input) []m.Phase {
 	}
 	tmp := m.Manifest{Phases: out}
 	m.Canonicalize(&tmp)
-	return tmp.Phases
+	return Output{Phases: tmp.Phases, Evidence: c.evidence}
 }
 
 func (c *classifier) absDecoy(p string) string {
@@ -331,6 +352,9 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	if r.ArgvTrunc {
 		argv = append(argv, "…")
 	}
+	if r.Path != "" && (!r.Failed() || r.Incomplete) && len(r.Argv) > 0 {
+		c.setProcess(r.PID, r.Argv)
+	}
 	if len(p.Processes) >= maxProcsPerPhase {
 		p.dropped++
 		return
@@ -424,21 +448,21 @@ func (c *classifier) net(p *phaseAcc, r trace.Record) {
 		if r.Addr.Family == "AF_UNSPEC" {
 			return // disconnect
 		}
-		c.addConn(p, info, "connect", r.Addr, netResult(r))
+		c.addConn(p, r, info, "connect", r.Addr, netResult(r))
 	case "bind":
 		if r.Addr == nil {
 			return
 		}
 		info.bound = r.Addr
 		if r.Addr.Family == "AF_UNIX" || r.Addr.Port != 0 {
-			c.addConn(p, info, "bind", r.Addr, netResult(r))
+			c.addConn(p, r, info, "bind", r.Addr, netResult(r))
 		}
 	case "listen":
 		addr := info.bound
 		if addr == nil {
 			addr = &trace.SockAddr{Family: info.family}
 		}
-		c.addConn(p, info, "listen", addr, netResult(r))
+		c.addConn(p, r, info, "listen", addr, netResult(r))
 	case "send":
 		dst := r.Addr
 		if dst == nil {
@@ -458,7 +482,7 @@ func (c *classifier) net(p *phaseAcc, r trace.Record) {
 					d = d[2:]
 				}
 				for _, q := range decodeDNSQuestions(d) {
-					p.DNS = append(p.DNS, m.DNSQuery{Name: q.name, Type: q.qtype, Server: dst.IP})
+					p.DNS = append(p.DNS, m.DNSQuery{Name: q.name, Type: q.qtype, Server: dst.IP, Process: c.processOf(r.PID)})
 					c.canaryScan(p, []byte(strings.ReplaceAll(q.name, ".", "")), "dns "+q.name)
 					c.canaryScan(p, []byte(q.name), "dns "+q.name)
 				}
@@ -466,10 +490,14 @@ func (c *classifier) net(p *phaseAcc, r trace.Record) {
 			return
 		}
 		if r.Addr != nil {
-			c.addConn(p, info, "send", dst, netResult(r))
+			c.addConn(p, r, info, "send", dst, netResult(r))
+		}
+		where := fmt.Sprintf("%s %s", proto, c.endpointName(dst))
+		if proto == "udp" {
+			c.noteUDP(r, where)
 		}
 		for _, d := range data {
-			c.canaryScan(p, d, fmt.Sprintf("%s %s", proto, endpoint(dst)))
+			c.canaryScan(p, d, where)
 		}
 	}
 }
@@ -493,8 +521,15 @@ func (c *classifier) canaryScan(p *phaseAcc, data []byte, evidence string) {
 var sensitiveSockets = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd", "/var/run/dbus",
 	"/run/dbus", "/run/user", "/tmp/ssh-"}
 
-func (c *classifier) addConn(p *phaseAcc, info *sockInfo, op string, a *trace.SockAddr, res string) {
-	conn := m.Connection{Op: op, Result: res, Proto: info.proto}
+func (c *classifier) endpointName(a *trace.SockAddr) string {
+	if n := c.names[a.IP]; n != "" {
+		return fmt.Sprintf("%s:%d", n, a.Port)
+	}
+	return endpoint(a)
+}
+
+func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op string, a *trace.SockAddr, res string) {
+	conn := m.Connection{Op: op, Result: res, Proto: info.proto, Process: c.processOf(r.PID)}
 	switch a.Family {
 	case "AF_UNIX":
 		conn.Proto = "unix"
@@ -512,6 +547,10 @@ func (c *classifier) addConn(p *phaseAcc, info *sockInfo, op string, a *trace.So
 			conn.Proto = "tcp"
 		}
 		conn.Address, conn.Port = a.IP, a.Port
+		conn.Name = c.names[a.IP]
+		if isFake(a.IP) {
+			conn.Address = "" // synthetic; depends on lookup order
+		}
 		switch {
 		case a.Port == 53 && slices.Contains(c.in.Resolvers, a.IP):
 			conn.Category = "dns"
@@ -533,6 +572,11 @@ func (c *classifier) addConn(p *phaseAcc, info *sockInfo, op string, a *trace.So
 		}
 		conn.Proto, conn.Address, conn.Category = "other", a.Family, "egress"
 	}
+	if conn.Proto == "tcp" && op == "connect" && len(c.in.Sink) > 0 && conn.Category != "loopback" {
+		// Completed in mergeSink with what the sink saw of it.
+		c.tcp = append(c.tcp, &traceConn{conn: conn, ip: a.IP, port: a.Port, t: r.Time, seq: r.Seq, phase: p})
+		return
+	}
 	p.Network = append(p.Network, conn)
 }
 
@@ -547,6 +591,9 @@ func (c *classifier) process(p *phaseAcc, r trace.Record) {
 			p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertUntracedClone, Detail: "clone with CLONE_UNTRACED " + res})
 		}
 		if r.Child > 0 {
+			if c.procs[r.PID] != "" {
+				c.procs[r.Child] = c.procs[r.PID]
+			}
 			parent := c.table(r.PID)
 			if slices.Contains(r.CloneFlags, "CLONE_FILES") {
 				c.fds[r.Child] = parent

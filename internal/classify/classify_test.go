@@ -52,7 +52,7 @@ func TestGolden(t *testing.T) {
 				Events:    parse(t, string(data)),
 				Canaries:  canary.Generate(nil),
 				Resolvers: []string{"127.0.0.1"},
-			})
+			}).Phases
 			got, err := m.Encode(&m.Manifest{SchemaVersion: 1, Phases: phases})
 			if err != nil {
 				t.Fatal(err)
@@ -128,7 +128,7 @@ func TestCanaryThroughSymlinkAndRename(t *testing.T) {
 11 10.000005 openat(AT_FDCWD</home/dev/workspace>, "../.cache/k", O_RDONLY) = 18
 11 10.000006 openat(AT_FDCWD</home/dev/workspace>, ".env", O_RDONLY) = 19
 `)
-	p := Classify(Input{Layout: layout, Events: ev, Canaries: canary.Generate(nil)})[0]
+	p := Classify(Input{Layout: layout, Events: ev, Canaries: canary.Generate(nil)}).Phases[0]
 	want := []m.CanaryHit{
 		{Canary: "file:<workspace>/.env", How: "file-read", Evidence: "<workspace>/.env"},
 		{Canary: "file:~/.aws/credentials", How: "file-read", Evidence: "/tmp/d/l* -> ~/.aws/credentials"},
@@ -163,7 +163,7 @@ func TestNetworkDNSAndExfil(t *testing.T) {
 12 1.8 kill(1, SIGKILL) = -1 EPERM (Operation not permitted)
 12 1.9 io_uring_setup(64, 0x7ffc) = -1 ENOSYS (Function not implemented)
 `)
-	p := Classify(Input{Layout: layout, Events: ev, Canaries: cs, Resolvers: []string{"127.0.0.1"}})[0]
+	p := Classify(Input{Layout: layout, Events: ev, Canaries: cs, Resolvers: []string{"127.0.0.1"}}).Phases[0]
 	if len(p.DNS) != 1 || !strings.HasSuffix(p.DNS[0].Name, ".x.example") || p.DNS[0].Type != "A" {
 		t.Errorf("dns: %+v", p.DNS)
 	}
@@ -201,7 +201,7 @@ func TestPhasesAndWitness(t *testing.T) {
 		Layout: layout, Events: ev, Canaries: canary.Generate(nil),
 		Windows: []Window{{Name: m.PhaseStartup, Start: t0, End: t0.Add(time.Second)}, {Name: m.PhaseIdle, Start: t0.Add(time.Second)}},
 		Witness: []WitnessRead{{Path: "~/.npmrc", Time: t0.Add(3 * time.Second)}},
-	})
+	}).Phases
 	if len(phases) != 2 {
 		t.Fatalf("%d phases", len(phases))
 	}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -77,6 +79,9 @@ type auditFlags struct {
 	pids           int64
 	keepTrace      string
 	quiet          bool
+	evidence       string
+	responses      stringList
+	upstream       string
 }
 
 func runAudit(ctx context.Context, env *Env, args []string) error {
@@ -90,7 +95,10 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&f.env, "env", "extra environment variable NAME=VALUE for the server (repeatable)")
 	fs.Var(&f.canaryEnv, "canary-env", "environment variable the server needs, filled with a canary (repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above: info, low, medium, high, critical, none")
-	fs.StringVar(&f.network, "network", "none", "network mode: none")
+	fs.StringVar(&f.network, "network", "sinkhole", "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
+	fs.StringVar(&f.evidence, "evidence", "", "write full network exchanges here (default: next to -o as NAME.evidence.jsonl)")
+	fs.StringVar(&f.upstream, "upstream-dns", "", "open mode: resolver to forward DNS to, HOST:PORT (default: the engine's)")
+	fs.Var(&f.responses, "http-response", "canned sinkhole answer HOST=STATUS[:BODYFILE] (repeatable; HOST * is the default)")
 	fs.DurationVar(&f.startupTimeout, "startup-timeout", 30*time.Second, "how long initialize may take")
 	fs.DurationVar(&f.idleQuiet, "idle-quiet", 2*time.Second, "idle ends after this long without traced activity")
 	fs.DurationVar(&f.idleMin, "idle-min", 1*time.Second, "minimum idle observation")
@@ -126,7 +134,12 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 			return fmt.Errorf("%w: --env wants NAME=VALUE, got %q", ErrUsage, e)
 		}
 	}
+	responses, err := parseResponses(f.responses)
+	if err != nil {
+		return err
+	}
 	opts := audit.Options{
+		Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream,
 		Target: pos[0], Bin: f.bin, Args: pass, Env: f.env, CanaryEnv: f.canaryEnv,
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
@@ -161,6 +174,9 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if err := writeManifest(env, f.out, res.Manifest); err != nil {
+		return err
+	}
+	if err := writeEvidence(evidencePath(f.out, f.evidence), res); err != nil {
 		return err
 	}
 	findings := policy.Evaluate(res.Manifest, policy.Policy{FailOn: failOn})
@@ -208,4 +224,41 @@ func writeFileAtomic(name string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// evidencePath is where full network exchanges go: --evidence, or next to
+// the manifest file. With the manifest on stdout and no --evidence there is
+// none.
+func evidencePath(out, explicit string) string {
+	if explicit != "" || out == "" || out == "-" {
+		return explicit
+	}
+	return strings.TrimSuffix(out, filepath.Ext(out)) + ".evidence.jsonl"
+}
+
+func writeEvidence(path string, res *audit.Result) error {
+	if path == "" || len(res.Evidence) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, e := range res.Evidence {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// trustFiles are the CA bundles a server in open mode trusts besides the
+// image's: what the host trusts for the registry.
+func trustFiles(env *Env, extra []string) []string {
+	var out []string
+	for _, k := range []string{"NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE"} {
+		if v := env.Getenv(k); v != "" {
+			out = append(out, v)
+		}
+	}
+	return append(out, extra...)
 }

@@ -53,6 +53,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"audit", "audit one MCP server and write its behavior manifest", runAudit},
+		{"sink", "", runSink}, // internal: the network sink inside the sandbox
 		{"image", "build or inspect the sandbox image (image build [--flavor offline|dockerfile])", runImage},
 		{"cleanup", "remove sandbox containers left behind by interrupted runs", runCleanup},
 		{"version", "print the version", runVersion},
@@ -119,7 +120,9 @@ Usage:
 Commands:
 `)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		if c.summary != "" {
+			fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		}
 	}
 	fmt.Fprint(w, `
 Examples:

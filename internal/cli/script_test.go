@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/cli"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -42,6 +43,9 @@ func dockerAvailable() bool {
 func TestScripts(t *testing.T) {
 	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
 	haveDocker := dockerAvailable()
+	if haveDocker {
+		testenv.SinkBinary(t)
+	}
 	if !haveDocker && os.Getenv("MCP_AUDIT_REQUIRE_DOCKER") != "" {
 		t.Fatal("docker required")
 	}
@@ -54,7 +58,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURE", fixture)
 			env.Setenv("XDG_CACHE_HOME", cache)
-			for _, k := range []string{"DOCKER_HOST", "NPM_CONFIG_REGISTRY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PATH"} {
+			for _, k := range []string{"MCP_AUDIT_SINK_BINARY", "DOCKER_HOST", "NPM_CONFIG_REGISTRY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PATH"} {
 				if v := os.Getenv(k); v != "" {
 					env.Setenv(k, v)
 				}

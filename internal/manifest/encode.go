@@ -110,10 +110,29 @@ func canonicalPhase(p *Phase) {
 	p.Network = sortedUnique(p.Network, func(a, b Connection) int {
 		return cmp.Or(strings.Compare(a.Proto, b.Proto), strings.Compare(a.Op, b.Op), strings.Compare(a.Name, b.Name),
 			strings.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port), strings.Compare(a.Result, b.Result),
-			strings.Compare(a.Category, b.Category), cmp.Compare(a.PayloadBytes, b.PayloadBytes))
+			strings.Compare(a.Category, b.Category), strings.Compare(a.Process, b.Process),
+			strings.Compare(a.Protocol, b.Protocol), strings.Compare(a.SNI, b.SNI), strings.Compare(a.ALPN, b.ALPN),
+			strings.Compare(a.TLS, b.TLS))
 	})
 	p.DNS = sortedUnique(p.DNS, func(a, b DNSQuery) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Type, b.Type), strings.Compare(a.Server, b.Server))
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Type, b.Type), strings.Compare(a.Server, b.Server),
+			strings.Compare(a.Process, b.Process))
+	})
+	p.Requests = slices.Clone(p.Requests)
+	for i := range p.Requests {
+		r := &p.Requests[i]
+		r.QueryKeys = sortedUnique(r.QueryKeys, strings.Compare)
+		r.HeaderNames = sortedUnique(r.HeaderNames, strings.Compare)
+		r.BodyFields = sortedUnique(r.BodyFields, strings.Compare)
+		r.Emails = sortedUnique(r.Emails, strings.Compare)
+		r.Hosts = sortedUnique(r.Hosts, strings.Compare)
+	}
+	p.Requests = sortedUnique(p.Requests, func(a, b Request) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Port, b.Port), strings.Compare(a.Scheme, b.Scheme),
+			strings.Compare(a.Method, b.Method), strings.Compare(a.Host, b.Host), strings.Compare(a.Path, b.Path),
+			slices.Compare(a.QueryKeys, b.QueryKeys), slices.Compare(a.HeaderNames, b.HeaderNames),
+			slices.Compare(a.BodyFields, b.BodyFields), slices.Compare(a.Emails, b.Emails), slices.Compare(a.Hosts, b.Hosts),
+			strings.Compare(a.Process, b.Process))
 	})
 	p.Canaries = sortedUnique(p.Canaries, func(a, b CanaryHit) int {
 		return cmp.Or(strings.Compare(a.Canary, b.Canary), strings.Compare(a.How, b.How),

@@ -116,6 +116,7 @@ type Phase struct {
 	Processes   []Process    `json:"processes"`
 	Network     []Connection `json:"network"`
 	DNS         []DNSQuery   `json:"dns"`
+	Requests    []Request    `json:"requests"`
 	Canaries    []CanaryHit  `json:"canaries"`
 	Alerts      []Alert      `json:"alerts"`
 }
@@ -193,24 +194,59 @@ type Connection struct {
 	Proto string `json:"proto"`
 	// Op is connect, send, bind or listen.
 	Op string `json:"op"`
-	// Name is the host name the address was mapped to, when known.
+	// Name is the host name the address was looked up as, when known. The
+	// sinkhole's synthetic addresses are not recorded (they depend on the
+	// order of lookups); Address is then empty.
 	Name    string `json:"name,omitempty"`
-	Address string `json:"address"`
+	Address string `json:"address,omitempty"`
 	Port    int    `json:"port,omitempty"`
 	Result  string `json:"result"`
 	// Category: dns, runtime (nscd), loopback, listener, ipc, sensitive
 	// (privileged local sockets) or egress.
 	Category string `json:"category"`
-	// PayloadBytes is the size of data handed to send calls, when seen.
-	PayloadBytes int `json:"payload_bytes,omitempty"`
+	// Process is the program that made the call (normalized argv).
+	Process string `json:"process,omitempty"`
+	// Protocol is what the sink saw first: tls, http, other or none (the
+	// client sent nothing); empty without a sink.
+	Protocol string `json:"protocol,omitempty"`
+	SNI      string `json:"sni,omitempty"`
+	ALPN     string `json:"alpn,omitempty"`
+	// TLS is "intercepted" or why interception failed (the client refused
+	// the sink's certificate: it pins or ignores the system trust store).
+	TLS string `json:"tls,omitempty"`
 }
 
 // DNSQuery is one distinct name the server asked for.
 type DNSQuery struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
-	// Server is the resolver address the question was sent to.
-	Server string `json:"server"`
+	// Server is the resolver address the question was sent to; empty when
+	// only the sink saw the question.
+	Server  string `json:"server,omitempty"`
+	Process string `json:"process,omitempty"`
+}
+
+// Request is one application-level request seen by the sink (HTTP, also
+// inside intercepted TLS). Bodies are not recorded here: the evidence file
+// next to the manifest has them.
+type Request struct {
+	Scheme string `json:"scheme"` // https or http
+	// Name is the host the connection was made to; Host is the Host header.
+	Name   string `json:"name,omitempty"`
+	Port   int    `json:"port"`
+	Method string `json:"method"`
+	Host   string `json:"host"`
+	// Path excludes the query string; QueryKeys are its parameter names.
+	Path        string   `json:"path"`
+	QueryKeys   []string `json:"query_keys"`
+	HeaderNames []string `json:"header_names"`
+	// BodyFields are the names in a JSON (dotted, [] for arrays) or form
+	// body; Emails and Hosts are addresses and host names found anywhere in
+	// the URL or body.
+	BodyFields []string `json:"body_fields"`
+	Emails     []string `json:"emails"`
+	Hosts      []string `json:"hosts"`
+	Process    string   `json:"process,omitempty"`
 }
 
 // CanaryHit is evidence that a seeded fake credential was touched.
@@ -241,6 +277,7 @@ const (
 	AlertTimestamps      = "timestamp_change"
 	AlertMount           = "mount"
 	AlertTraceIncomplete = "trace_incomplete"
+	AlertUntracedNetwork = "untraced_network" // the sink saw traffic the tracer did not
 )
 
 // Alert is an anti-analysis or escape attempt, or a gap in the evidence.

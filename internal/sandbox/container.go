@@ -89,10 +89,11 @@ type Spec struct {
 	// CanaryFiles are absolute paths whose access times are recorded after
 	// the run.
 	CanaryFiles []string
-	Resolv      string
-	StrSize     int
-	NetworkMode string
-	Limits      Limits
+	Resolv  string
+	StrSize int
+	// Net is the network mode; zero means none.
+	Net    Network
+	Limits Limits
 	// NoTrace runs the server without strace. Only the benchmark uses it,
 	// to measure the tracer's cost in an otherwise identical sandbox.
 	NoTrace bool
@@ -120,6 +121,7 @@ type Run struct {
 	done    chan struct{}
 	waitErr error
 	once    sync.Once
+	sink    *sinkRun
 }
 
 func (l Limits) withDefaults() Limits {
@@ -186,6 +188,36 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 	tmpfs := func(extra string) string {
 		return fmt.Sprintf("rw,nosuid,nodev,size=%d%s", lim.TmpfsBytes, extra)
 	}
+	mode := orDefault(spec.Net.Mode, NetNone)
+	netMode := "none"
+	var sr *sinkRun
+	switch mode {
+	case NetNone:
+	case NetSinkhole, NetOpen:
+		if sr, err = s.createSink(ctx, spec); err != nil {
+			return nil, err
+		}
+		netMode = "container:" + sr.id
+		// Start the sink while the server container is prepared.
+		go s.startSink(ctx, sr)
+		trust := spec.Net.CACert
+		if mode == NetOpen {
+			trust = spec.Net.TrustPEM
+		}
+		if len(trust) > 0 {
+			spec.Files = append(spec.Files, TarFile{Path: serverCA, Content: trust, Mode: 0o644})
+			env = append(env, "NODE_EXTRA_CA_CERTS="+serverCA, "SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",
+				"REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt", "CURL_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt",
+				"GIT_SSL_CAINFO=/etc/ssl/certs/ca-certificates.crt")
+		}
+	default:
+		return nil, fmt.Errorf("unknown network mode %q", mode)
+	}
+	defer func() {
+		if err != nil && sr != nil {
+			s.removeID(sr.id)
+		}
+	}()
 	host, _ := os.Hostname()
 	createStart := time.Now()
 	created, err := s.Engine.ContainerCreate(ctx, client.ContainerCreateOptions{
@@ -207,7 +239,7 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 			},
 		},
 		HostConfig: &container.HostConfig{
-			NetworkMode: container.NetworkMode(orDefault(spec.NetworkMode, "none")),
+			NetworkMode: container.NetworkMode(netMode),
 			CapDrop:     []string{"ALL"},
 			// The tracer needs SYS_PTRACE; strace -u needs SETUID/SETGID;
 			// DAC_READ_SEARCH lets it resolve the server's fds for -yy.
@@ -238,7 +270,7 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 		return nil, fmt.Errorf("creating sandbox container: %w", err)
 	}
 	s.log().Debug("container created", "ms", time.Since(createStart).Milliseconds())
-	r := &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{})}
+	r := &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{}), sink: sr}
 	defer func() {
 		if err != nil {
 			r.Remove()
@@ -261,6 +293,18 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 		_, err := stdcopy.StdCopy(pw, r.stderr, att.Reader)
 		pw.CloseWithError(err)
 	}()
+	if sr != nil {
+		select {
+		case err = <-sr.ready:
+		case <-time.After(30 * time.Second):
+			err = errors.New("the sink did not become ready in 30s")
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("starting network sink: %w", err)
+		}
+	}
 	wait := s.Engine.ContainerWait(context.WithoutCancel(ctx), r.ID, client.ContainerWaitOptions{Condition: container.WaitConditionNextExit})
 	r.Started = time.Now()
 	if _, err := s.Engine.ContainerStart(ctx, r.ID, client.ContainerStartOptions{}); err != nil {
@@ -383,6 +427,12 @@ func (r *Run) Remove() {
 		_, err := r.sb.Engine.ContainerRemove(ctx, r.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
 		if err != nil && !isNotFound(err) {
 			r.sb.log().Warn("removing sandbox container", "container", shortID(r.ID), "err", err)
+		}
+		if r.sink != nil {
+			if r.sink.hijack != nil {
+				r.sink.hijack.Close()
+			}
+			r.sb.removeID(r.sink.id)
 		}
 	})
 }

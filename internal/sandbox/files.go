@@ -219,6 +219,10 @@ type Artifacts struct {
 	TraceCut  bool
 	Status    []string // entrypoint notes: "started T", "exit RC T", problems
 	Witness   []string // "atime mtime ctime path" lines
+	// SinkLog is the sink's JSON-lines event log (bounded), nil without a
+	// sink.
+	SinkLog []byte
+	SinkErr error
 }
 
 // Collect copies the trace, status and witness files out of the exited
@@ -261,7 +265,24 @@ func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 			a.Witness = readLines(tr, 64<<10)
 		}
 	}
+	if r.sink != nil {
+		a.SinkLog, a.SinkErr = r.sb.collectSink(ctx, r.sink, 64<<20)
+	}
 	return a, nil
+}
+
+// readTarFile returns the first regular file of a tar stream, bounded.
+func readTarFile(r io.Reader, max int64) ([]byte, error) {
+	tr := tar.NewReader(r)
+	for {
+		hdr, err := tr.Next()
+		if err != nil {
+			return nil, err
+		}
+		if hdr.Typeflag == tar.TypeReg {
+			return io.ReadAll(io.LimitReader(tr, max))
+		}
+	}
 }
 
 func readLines(r io.Reader, max int64) []string {

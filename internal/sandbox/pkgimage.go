@@ -29,6 +29,11 @@ const (
 // if needed. key identifies the content (an install's integrity); baseID
 // is the base image's id, so a rebuilt base invalidates the cache.
 func (s *Sandbox) PackageImage(ctx context.Context, base, baseID, key string, trees []Tree) (string, error) {
+	return s.LayerImage(ctx, base, baseID, key, nil, trees)
+}
+
+// LayerImage is PackageImage for arbitrary files and trees.
+func (s *Sandbox) LayerImage(ctx context.Context, base, baseID, key string, files []TarFile, trees []Tree) (string, error) {
 	sum := sha256.Sum256([]byte(baseID + "\x00" + key))
 	ref := packageImageRepo + ":" + hex.EncodeToString(sum[:12])
 	if _, err := s.Engine.ImageInspect(ctx, ref); err == nil {
@@ -54,7 +59,7 @@ func (s *Sandbox) PackageImage(ctx context.Context, base, baseID, key string, tr
 		s.Engine.ContainerRemove(rctx, created.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
 	}()
 	t0 := time.Now()
-	if err := s.copyFiles(ctx, created.ID, nil, trees); err != nil {
+	if err := s.copyFiles(ctx, created.ID, files, trees); err != nil {
 		return "", err
 	}
 	if _, err := s.Engine.ContainerCommit(ctx, created.ID, client.ContainerCommitOptions{

@@ -6,7 +6,11 @@ package testenv
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +21,8 @@ import (
 )
 
 var (
+	sinkOnce sync.Once
+	sinkErr  error
 	once    sync.Once
 	eng     *client.Client
 	engErr  error
@@ -41,11 +47,48 @@ func Engine(t testing.TB) *client.Client {
 	return eng
 }
 
+// SinkBinary builds a static mcp-audit once (the sandbox copies it into the
+// sink container) and points MCP_AUDIT_SINK_BINARY at it. Test binaries are
+// built with cgo for -race, so they cannot be the sink themselves.
+func SinkBinary(t testing.TB) string {
+	t.Helper()
+	sinkOnce.Do(func() {
+		if p := os.Getenv("MCP_AUDIT_SINK_BINARY"); p != "" {
+			return
+		}
+		out, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			sinkErr = err
+			return
+		}
+		root := filepath.Dir(strings.TrimSpace(string(out)))
+		dir, err := os.MkdirTemp("", "mcp-audit-sink-*")
+		if err != nil {
+			sinkErr = err
+			return
+		}
+		bin := filepath.Join(dir, "mcp-audit")
+		cmd := exec.Command("go", "build", "-o", bin, "./cmd/mcp-audit")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			sinkErr = fmt.Errorf("building the sink binary: %v\n%s", err, b)
+			return
+		}
+		os.Setenv("MCP_AUDIT_SINK_BINARY", bin)
+	})
+	if sinkErr != nil {
+		t.Fatal(sinkErr)
+	}
+	return os.Getenv("MCP_AUDIT_SINK_BINARY")
+}
+
 // Image makes sure the sandbox image exists (building it on first use) and
 // returns its reference.
 func Image(t testing.TB) string {
 	t.Helper()
 	e := Engine(t)
+	SinkBinary(t)
 	imgOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 		defer cancel()

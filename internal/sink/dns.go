@@ -1,0 +1,150 @@
+package sink
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/miekg/dns"
+)
+
+// nameTable gives every name its own address from FakeNet and remembers
+// which name an address stands for. In open mode it records real answers.
+type nameTable struct {
+	mu     sync.Mutex
+	byName map[string]string
+	byIP   map[string]string
+	next   uint32
+}
+
+func newNameTable() *nameTable {
+	return &nameTable{byName: map[string]string{}, byIP: map[string]string{}, next: 1}
+}
+
+// fakeIP returns the address for name, allocating one on first use.
+func (t *nameTable) fakeIP(name string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if ip, ok := t.byName[name]; ok {
+		return ip
+	}
+	// 198.18.0.0/15: 131,070 usable addresses; wrap around if exhausted.
+	n := t.next
+	t.next++
+	if t.next >= 1<<17-1 {
+		t.next = 1
+	}
+	ip := net.IPv4(198, 18+byte(n>>16), byte(n>>8), byte(n)).String()
+	t.byName[name] = ip
+	t.byIP[ip] = name
+	return ip
+}
+
+func (t *nameTable) remember(ip, name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.byIP[ip]; !ok {
+		t.byIP[ip] = name
+	}
+}
+
+func (t *nameTable) nameOf(ip string) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byIP[ip]
+}
+
+// serveDNS answers on UDP and TCP port 53 of every local address.
+func (s *Sink) serveDNS() (func(), error) {
+	h := dns.HandlerFunc(s.handleDNS)
+	var servers []*dns.Server
+	for _, netw := range []string{"udp4", "tcp4"} {
+		started := make(chan error, 1)
+		srv := &dns.Server{Addr: ":" + strconv.Itoa(PortDNS), Net: netw, Handler: h,
+			NotifyStartedFunc: func() { started <- nil }, ReadTimeout: 5 * time.Second}
+		go func() {
+			if err := srv.ListenAndServe(); err != nil {
+				select {
+				case started <- err:
+				default:
+				}
+			}
+		}()
+		if err := <-started; err != nil {
+			return nil, fmt.Errorf("starting DNS on %s: %w", netw, err)
+		}
+		servers = append(servers, srv)
+	}
+	return func() {
+		for _, srv := range servers {
+			srv.Shutdown()
+		}
+	}, nil
+}
+
+func (s *Sink) handleDNS(w dns.ResponseWriter, req *dns.Msg) {
+	resp := new(dns.Msg)
+	resp.SetReply(req)
+	resp.Authoritative = true
+	if s.cfg.Mode == "open" && s.cfg.Upstream != "" {
+		s.forward(w, req)
+		return
+	}
+	for i, q := range req.Question {
+		if i == 8 {
+			break
+		}
+		name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
+		ev := Event{Kind: "dns", Name: sanitize(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
+		if ev.QType == "" {
+			ev.QType = "TYPE" + strconv.Itoa(int(q.Qtype))
+		}
+		if q.Qtype == dns.TypeA && q.Qclass == dns.ClassINET {
+			ip := s.names.fakeIP(name)
+			resp.Answer = append(resp.Answer, &dns.A{
+				Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypeA, Class: dns.ClassINET, Ttl: 60},
+				A:   net.ParseIP(ip).To4(),
+			})
+			ev.Answer = []string{ip}
+		}
+		s.log.Emit(ev)
+	}
+	w.WriteMsg(resp)
+}
+
+// forward sends the query to the real resolver (open mode) and records the
+// question and the addresses in the answer, so connections in the trace
+// map back to names.
+func (s *Sink) forward(w dns.ResponseWriter, req *dns.Msg) {
+	c := &dns.Client{Timeout: 5 * time.Second}
+	resp, _, err := c.Exchange(req, s.cfg.Upstream)
+	for _, q := range req.Question {
+		name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
+		ev := Event{Kind: "dns", Name: sanitize(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
+		if err != nil {
+			ev.Error = sanitize(err.Error(), 200)
+		} else {
+			for _, rr := range resp.Answer {
+				switch a := rr.(type) {
+				case *dns.A:
+					ev.Answer = append(ev.Answer, a.A.String())
+					s.names.remember(a.A.String(), name)
+				case *dns.AAAA:
+					ev.Answer = append(ev.Answer, a.AAAA.String())
+					s.names.remember(a.AAAA.String(), name)
+				}
+			}
+		}
+		s.log.Emit(ev)
+	}
+	if err != nil {
+		m := new(dns.Msg)
+		m.SetRcode(req, dns.RcodeServerFailure)
+		w.WriteMsg(m)
+		return
+	}
+	w.WriteMsg(resp)
+}

@@ -1,0 +1,91 @@
+// Package sink is the network sinkhole. It runs as `mcp-audit sink` inside
+// a container that owns the audit's network namespace; the server's
+// container joins that namespace with no capabilities. The sink routes
+// every IPv4 destination to loopback, redirects TCP, UDP and DNS to its own
+// listeners with nftables, answers each DNS name with its own address from
+// 198.18.0.0/15, terminates TLS with a per-run CA, records what clients
+// send, and answers with harmless canned responses. Nothing leaves the
+// namespace in sinkhole mode.
+//
+// The sink writes events as JSON lines; the host reads them back as
+// untrusted input (see Read).
+package sink
+
+// Event is one record of the sink's log.
+type Event struct {
+	// Time is Unix seconds with fractions (CLOCK_REALTIME, shared with the
+	// host and the tracer).
+	Time float64 `json:"t"`
+	Kind string  `json:"kind"` // dns, tcp, udp, error, ready
+
+	// DNS
+	Name   string   `json:"name,omitempty"`
+	QType  string   `json:"qtype,omitempty"`
+	Answer []string `json:"answer,omitempty"`
+
+	// TCP and UDP
+	ID     int    `json:"id,omitempty"`
+	Src    string `json:"src,omitempty"` // client address in the namespace
+	Dst    string `json:"dst,omitempty"` // original destination ip:port
+	DstIP  string `json:"dst_ip,omitempty"`
+	Port   int    `json:"port,omitempty"`
+	Proto  string `json:"proto,omitempty"` // tls, http, other, none (no data)
+	SNI    string `json:"sni,omitempty"`
+	ALPN   []string `json:"alpn,omitempty"`
+	TLS    string `json:"tls,omitempty"` // intercepted, failed: reason
+	First  []byte `json:"first,omitempty"`
+	Length int    `json:"len,omitempty"`
+
+	Requests []HTTPRequest `json:"requests,omitempty"`
+	Data     []byte        `json:"data,omitempty"` // UDP payload, bounded
+
+	Error string `json:"error,omitempty"`
+}
+
+// HTTPRequest is one request read from a client.
+type HTTPRequest struct {
+	Method    string      `json:"method"`
+	Target    string      `json:"target"` // request target as sent
+	Host      string      `json:"host"`
+	Proto     string      `json:"proto"`
+	Headers   [][2]string `json:"headers"`
+	Body      []byte      `json:"body,omitempty"`
+	BodyLen   int64       `json:"body_len"`
+	Truncated bool        `json:"truncated,omitempty"`
+	Status    int         `json:"status"` // what the sink answered
+}
+
+// Config is what the host tells the sink, as JSON in a file.
+type Config struct {
+	// Mode is "sinkhole" (nothing leaves) or "open" (real egress; DNS is
+	// forwarded to Upstream and logged).
+	Mode     string `json:"mode"`
+	Upstream string `json:"upstream,omitempty"`
+	// CACert and CAKey are PEM; the key never leaves the sink container.
+	CACertFile string `json:"ca_cert_file"`
+	CAKeyFile  string `json:"ca_key_file"`
+	LogFile    string `json:"log_file"`
+	// Responses are canned HTTP answers per host ("*" is the default).
+	Responses map[string]Response `json:"responses,omitempty"`
+	// MaxLogBytes bounds the log; MaxBody bounds one recorded body.
+	MaxLogBytes int64 `json:"max_log_bytes"`
+	MaxBody     int64 `json:"max_body"`
+}
+
+// Response is a canned HTTP response.
+type Response struct {
+	Status      int    `json:"status"`
+	ContentType string `json:"content_type"`
+	Body        string `json:"body"`
+}
+
+// Ports the sink listens on inside the namespace.
+const (
+	PortDNS = 53
+	PortTCP = 15001
+	PortUDP = 15002
+)
+
+// FakeNet is the range DNS answers come from (RFC 2544 benchmarking range,
+// never routed on the internet).
+const FakeNet = "198.18.0.0/15"
