@@ -74,7 +74,9 @@ func TestSinkholeRecordsWhatServersSend(t *testing.T) {
 		conns[fmt.Sprintf("%s %s:%d", c.Proto, orDefault(c.Name, c.Address), c.Port)] = c
 	}
 	for key, check := range map[string]func(c m.Connection) bool{
-		"tcp api.fixture.example:443":   func(c m.Connection) bool { return c.TLS == "intercepted" && c.SNI == "api.fixture.example" && c.Address == "" },
+		"tcp api.fixture.example:443": func(c m.Connection) bool {
+			return c.TLS == "intercepted" && c.SNI == "api.fixture.example" && c.Address == ""
+		},
 		"tcp hooks.fixture.example:443": func(c m.Connection) bool { return c.TLS == "intercepted" },
 		"tcp raw.fixture.example:8443":  func(c m.Connection) bool { return c.Protocol == "tls" && c.SNI == "raw.fixture.example" },
 		"tcp 198.51.100.7:4444":         func(c m.Connection) bool { return c.Protocol == "other" },

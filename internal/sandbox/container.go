@@ -89,8 +89,8 @@ type Spec struct {
 	// CanaryFiles are absolute paths whose access times are recorded after
 	// the run.
 	CanaryFiles []string
-	Resolv  string
-	StrSize int
+	Resolv      string
+	StrSize     int
 	// Net is the network mode; zero means none.
 	Net    Network
 	Limits Limits

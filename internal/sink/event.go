@@ -24,17 +24,17 @@ type Event struct {
 	Answer []string `json:"answer,omitempty"`
 
 	// TCP and UDP
-	ID     int    `json:"id,omitempty"`
-	Src    string `json:"src,omitempty"` // client address in the namespace
-	Dst    string `json:"dst,omitempty"` // original destination ip:port
-	DstIP  string `json:"dst_ip,omitempty"`
-	Port   int    `json:"port,omitempty"`
-	Proto  string `json:"proto,omitempty"` // tls, http, other, none (no data)
-	SNI    string `json:"sni,omitempty"`
+	ID     int      `json:"id,omitempty"`
+	Src    string   `json:"src,omitempty"` // client address in the namespace
+	Dst    string   `json:"dst,omitempty"` // original destination ip:port
+	DstIP  string   `json:"dst_ip,omitempty"`
+	Port   int      `json:"port,omitempty"`
+	Proto  string   `json:"proto,omitempty"` // tls, http, other, none (no data)
+	SNI    string   `json:"sni,omitempty"`
 	ALPN   []string `json:"alpn,omitempty"`
-	TLS    string `json:"tls,omitempty"` // intercepted, failed: reason
-	First  []byte `json:"first,omitempty"`
-	Length int    `json:"len,omitempty"`
+	TLS    string   `json:"tls,omitempty"` // intercepted, failed: reason
+	First  []byte   `json:"first,omitempty"`
+	Length int      `json:"len,omitempty"`
 
 	Requests []HTTPRequest `json:"requests,omitempty"`
 	Data     []byte        `json:"data,omitempty"` // UDP payload, bounded

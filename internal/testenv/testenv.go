@@ -23,11 +23,11 @@ import (
 var (
 	sinkOnce sync.Once
 	sinkErr  error
-	once    sync.Once
-	eng     *client.Client
-	engErr  error
-	imgOnce sync.Once
-	imgErr  error
+	once     sync.Once
+	eng      *client.Client
+	engErr   error
+	imgOnce  sync.Once
+	imgErr   error
 )
 
 // Engine returns a connected engine or skips the test.
