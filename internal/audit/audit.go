@@ -6,6 +6,7 @@ package audit
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -65,7 +66,18 @@ type Options struct {
 	UpstreamDNS string
 
 	StartupTimeout time.Duration // for initialize to be answered
-	CallTimeout    time.Duration // per list call
+	CallTimeout    time.Duration // per list, tool, prompt or resource call
+	// CallBudget bounds all calls together; the rest are skipped.
+	CallBudget time.Duration
+	// Calls is "all" (default) or "none"; Tools limits calls to these
+	// tools; ToolArgs replaces synthesized arguments per tool.
+	Calls    string
+	Tools    []string
+	ToolArgs map[string]json.RawMessage
+	// Scripts is "auto" (run install scripts when the package tree has
+	// any) or "skip"; InstallTimeout bounds them.
+	Scripts        string
+	InstallTimeout time.Duration
 	IdleQuiet      time.Duration // idle ends after this long without trace growth…
 	IdleMin        time.Duration // …but not before this…
 	IdleMax        time.Duration // …and at the latest after this
@@ -85,6 +97,14 @@ func (o *Options) defaults() {
 	}
 	def(&o.StartupTimeout, 30*time.Second)
 	def(&o.CallTimeout, 10*time.Second)
+	def(&o.CallBudget, 5*time.Minute)
+	def(&o.InstallTimeout, 5*time.Minute)
+	if o.Calls == "" {
+		o.Calls = CallsAll
+	}
+	if o.Scripts == "" {
+		o.Scripts = ScriptsAuto
+	}
 	def(&o.IdleQuiet, 2*time.Second)
 	def(&o.IdleMin, 1*time.Second)
 	def(&o.IdleMax, 20*time.Second)
@@ -99,6 +119,14 @@ func (o *Options) defaults() {
 		o.Image = sandbox.DefaultImage
 	}
 }
+
+// Values of Options.Calls and Options.Scripts.
+const (
+	CallsAll    = "all"
+	CallsNone   = "none"
+	ScriptsAuto = "auto"
+	ScriptsSkip = "skip"
+)
 
 // Deps are the adapters an audit uses.
 type Deps struct {
@@ -130,6 +158,7 @@ type Prepared struct {
 	// outcome and behavior.
 	Manifest *m.Manifest
 	pkg      *target.Package
+	maxTrace int64
 }
 
 // Close removes temporary files of the preparation.
@@ -147,7 +176,7 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer p.Close()
-	return execute(ctx, d, o, p.Spec, p.Layout, p.Canaries, p.Manifest)
+	return execute(ctx, d, o, p)
 }
 
 // Prepare fetches the target (no package code runs on the host), makes
@@ -207,23 +236,28 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	man.Run.Tool = toolVersion()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
-	if pkg.Manifest.HasInstallScripts() {
-		man.Run.Notes = append(man.Run.Notes, "the package has install scripts; they were not run")
-	}
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot)
+	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
+		if o.Scripts == ScriptsSkip {
+			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))
+		} else {
+			sbSpec.Install = installSpec(spec, pkgRoot, o.InstallTimeout)
+			man.Run.Notes = append(man.Run.Notes, "install scripts run in phase install: "+strings.Join(scripts, ", "))
+		}
+	}
 	if err := networkSpec(o, &sbSpec, imageID); err != nil {
 		return nil, err
 	}
 	if !pkg.Temporary() {
 		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
-		img, err := sb.PackageImage(ctx, o.Image, imageID, pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
+		img, err := sb.PackageImage(ctx, o.Image, imageID, "v2\x00"+pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
 		}
 		sbSpec.Image, sbSpec.Trees = img, nil
 	}
 	ok = true
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg}, nil
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.MaxTraceBytes}, nil
 }
 
 func ecosystem(s target.Spec) string {
@@ -250,11 +284,15 @@ func entry(o Options, pkg *target.Package, pkgRoot string) ([]string, error) {
 		argv = append(target.Interpreter(hostFile), path.Join(pkgRoot, rel))
 	}
 	for _, a := range o.Args {
-		a = strings.ReplaceAll(a, "{workspace}", Workspace)
-		a = strings.ReplaceAll(a, "{home}", Home)
-		argv = append(argv, a)
+		argv = append(argv, expand(a))
 	}
 	return argv, nil
+}
+
+// expand replaces {workspace} and {home} with the sandbox's paths.
+func expand(s string) string {
+	s = strings.ReplaceAll(s, "{workspace}", Workspace)
+	return strings.ReplaceAll(s, "{home}", Home)
 }
 
 func normalizeArgv(l classify.Layout, argv []string) []string {
@@ -272,7 +310,9 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 		"PWD=" + Workspace,
 	}
 	env = append(env, cs.EnvList()...)
-	env = append(env, o.Env...)
+	for _, e := range o.Env {
+		env = append(env, expand(e))
+	}
 	var home []sandbox.TarFile
 	var canaryPaths []string
 	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755})
@@ -295,10 +335,31 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 	return sandbox.Spec{
 		Image: o.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
 		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths,
-		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot}},
+		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot, GID: BuildGID, GroupWrite: true}},
 		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
 		Limits: lim,
 	}
+}
+
+// BuildGID is the group the install phase runs as. It may write the
+// package tree; the server (group dev) may not.
+const BuildGID = 1001
+
+// installSpec runs the lifecycle scripts: npm rebuild runs those of every
+// installed dependency (the audited package is one, for registry
+// targets); a local package's own scripts run with npm run.
+func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandbox.Install {
+	// npm itself must not touch the decoys or the network: no user config
+	// (it would read the ~/.npmrc canary and send its token), no update
+	// check, cache and logs under /tmp. Scripts still see the real HOME.
+	const script = "export npm_config_userconfig=/dev/null npm_config_update_notifier=false " +
+		"npm_config_cache=/tmp/.npm-cache npm_config_logs_dir=/tmp/.npm-logs npm_config_audit=false npm_config_fund=false\n" +
+		"npm rebuild --foreground-scripts --loglevel=error"
+	dir := pkgRoot // a local package is the project: rebuild runs its own scripts too
+	if spec.Kind == target.KindNPM {
+		dir = AppRoot
+	}
+	return &sandbox.Install{Dir: dir, Script: script, GID: BuildGID, Timeout: timeout}
 }
 
 // networkSpec configures the sandbox network: a per-run interception CA

@@ -17,7 +17,6 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
 )
 
 // session is what the driver learned over MCP.
@@ -31,155 +30,21 @@ type session struct {
 	notes     []string
 }
 
-func execute(ctx context.Context, d Deps, o Options, spec sandbox.Spec, layout classify.Layout, cs *canary.Set, man *m.Manifest) (*Result, error) {
-	log := d.Log
-	runCtx, cancel := context.WithTimeout(ctx, o.Deadline)
-	defer cancel()
-	sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
-	started := time.Now()
-	run, err := sb.Start(runCtx, spec)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
-	}
-	defer run.Remove()
-	log.Debug("sandbox running", "ms", time.Since(started).Milliseconds())
-	man.Run.ContainerID = run.ID
-	man.Run.StartedAt = run.Started.UTC().Format(time.RFC3339Nano)
-
-	client := mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}})
-	defer client.Close()
-
-	var ses session
-	tStart := run.Started
-	exitedEarly := false
-	ses.handshake, exitedEarly = drive(runCtx, o, client, run, &ses)
-	tStartupEnd := time.Now()
-	log.Debug("startup done", "handshake", ses.handshake, "exited", exitedEarly, "ms", tStartupEnd.Sub(tStart).Milliseconds())
-
-	if ses.handshake && !exitedEarly {
-		exitedEarly = waitIdle(runCtx, o, run)
-	}
-	tIdleEnd := time.Now()
-	deadlineHit := runCtx.Err() != nil && ctx.Err() == nil
-	if err := run.Stop(context.WithoutCancel(ctx), 2*time.Second); err != nil {
-		log.Warn("stopping sandbox", "err", err)
-	}
-	log.Debug("sandbox stopped", "ms", time.Since(started).Milliseconds())
-	ses.noise = client.Noise()
-	if ctx.Err() != nil {
-		return nil, ctx.Err() // interrupted: the deferred Remove cleans up
-	}
-	collectCtx, cancelCollect := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-	defer cancelCollect()
-	state, _ := run.State(collectCtx)
-	art, err := run.Collect(collectCtx, o.MaxTraceBytes)
-	if art != nil && art.TraceFile != "" {
-		defer os.Remove(art.TraceFile)
-	}
-	if err != nil {
-		return failed(man, started, ses, cs, run, "collecting results from the sandbox failed"), fmt.Errorf("%w: %v", ErrRuntime, err)
-	}
-	if o.KeepTrace != "" && art.TraceFile != "" {
-		if err := copyFile(art.TraceFile, o.KeepTrace); err != nil {
-			log.Warn("saving raw trace", "err", err)
-		}
-	}
-
-	log.Debug("collected", "ms", time.Since(started).Milliseconds())
-	// Outcome.
-	rc, hasRC := exitStatus(art.Status)
-	switch {
-	case deadlineHit:
-		man.Outcome = m.Outcome{Status: m.StatusKilled, Reason: "the audit deadline was reached"}
-	case state.OOMKilled:
-		man.Outcome = m.Outcome{Status: m.StatusKilled, Reason: "the memory limit was reached"}
-	case exitedEarly:
-		man.Outcome = m.Outcome{Status: m.StatusCrashed, Reason: "the server exited on its own"}
-		if !ses.handshake {
-			man.Outcome.Reason = "the server exited before answering initialize"
-		}
-		if hasRC {
-			man.Outcome.ExitCode = &rc
-		}
-	case !ses.handshake:
-		man.Outcome = m.Outcome{Status: m.StatusNoHandshake, Reason: "initialize was not answered within " + o.StartupTimeout.String()}
-	default:
-		man.Outcome = m.Outcome{Status: m.StatusOK}
-	}
-	for _, s := range art.Status {
-		if s == "seed-failed" || strings.HasPrefix(s, "resolv.conf") {
-			man.Run.Notes = append(man.Run.Notes, "sandbox setup: "+s)
-		}
-	}
-
-	// Behavior.
-	tr, err := parseTrace(art.TraceFile, o.MaxTraceBytes)
-	if err != nil {
-		return failed(man, started, ses, cs, run, "reading the trace failed"), fmt.Errorf("%w: reading trace: %v", ErrRuntime, err)
-	}
-	var sinkEvents []sink.Event
-	if art.SinkErr != nil {
-		man.Run.Notes = append(man.Run.Notes, "the network sink's log could not be read: "+sanitize(art.SinkErr.Error(), 200))
-	}
-	if art.SinkLog != nil {
-		var st sink.ReadStats
-		sinkEvents, st = sink.Read(art.SinkLog, 0)
-		if st.Truncated {
-			man.Run.Notes = append(man.Run.Notes, "the network sink's log reached its size limit")
-		}
-	}
-	windows := []classify.Window{
-		{Name: m.PhaseStartup, Start: tStart, End: tStartupEnd},
-		{Name: m.PhaseIdle, Start: tStartupEnd, End: tIdleEnd},
-	}
-	out := classify.Classify(classify.Input{
-		Layout: layout, Events: tr.Events, Windows: windows, Canaries: cs,
-		Resolvers: []string{resolver}, Witness: witness(layout, art.Witness),
-		Sink: sinkEvents, TraceTruncated: tr.Stats.Truncated || art.TraceCut,
-	})
-	man.Phases = out.Phases
-	if tr.Stats.Truncated || art.TraceCut {
-		for i := range man.Phases {
-			if man.Phases[i].Name == m.PhaseIdle {
-				man.Phases[i].Alerts = append(man.Phases[i].Alerts, m.Alert{Kind: m.AlertTraceIncomplete,
-					Detail: "the trace exceeded its size limit; later behavior is missing"})
-			}
-		}
-	}
-	fillServer(man, &ses, cs)
-
-	man.Run.DurationMS = time.Since(started).Milliseconds()
-	man.Run.PhaseTimingMS = []m.PhaseTiming{
-		{Phase: m.PhaseStartup, MS: tStartupEnd.Sub(tStart).Milliseconds()},
-		{Phase: m.PhaseIdle, MS: tIdleEnd.Sub(tStartupEnd).Milliseconds()},
-	}
-	man.Run.Trace = m.TraceStats{Bytes: tr.Stats.Bytes, Lines: tr.Stats.Lines, Events: len(tr.Events),
-		Malformed: tr.Stats.Malformed, Truncated: tr.Stats.Truncated || art.TraceCut}
-	stderr := cs.Redact(run.Stderr())
-	man.Run.StderrTail = tail(stderr, 4096)
-	man.Run.StdoutNoise = ses.noise
-	man.Run.Notes = append(man.Run.Notes, ses.notes...)
-	return &Result{Manifest: man, Stderr: stderr, Evidence: out.Evidence}, nil
-}
-
 // failed completes a manifest for a run whose evidence could not be
 // collected: what the server said over MCP is kept, behavior is not.
-func failed(man *m.Manifest, started time.Time, ses session, cs *canary.Set, run *sandbox.Run, reason string) *Result {
+func failed(man *m.Manifest, started time.Time, ses session, cs *canary.Set, stderr, reason string) *Result {
 	man.Outcome = m.Outcome{Status: m.StatusError, Reason: reason}
 	fillServer(man, &ses, cs)
 	man.Run.DurationMS = time.Since(started).Milliseconds()
-	stderr := cs.Redact(run.Stderr())
+	stderr = cs.Redact(stderr)
 	man.Run.StderrTail = tail(stderr, 4096)
 	return &Result{Manifest: man, Stderr: stderr}
 }
 
 // drive performs the handshake and the list calls. It reports whether
 // initialize was answered and whether the server exited meanwhile.
-func drive(ctx context.Context, o Options, c *mcpclient.Client, run *sandbox.Run, ses *session) (handshake, exited bool) {
-	ictx, cancel := context.WithTimeout(ctx, o.StartupTimeout)
+func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpclient.Client, run *sandbox.Run, ses *session) (handshake, exited bool) {
+	ictx, cancel := context.WithTimeout(ctx, startupTimeout)
 	type initRes struct {
 		r   *mcpclient.InitializeResult
 		err error

@@ -49,6 +49,17 @@ type Input struct {
 	Sink []sink.Event
 	// TraceTruncated suppresses alerts that assume a complete trace.
 	TraceTruncated bool
+	// ServerRequests are requests the server made of the client.
+	ServerRequests []ServerRequest
+	// Plumbing are programs mcp-audit itself starts (the install phase's
+	// setpriv and npm); their execs are not the package's behavior.
+	Plumbing func(path string, argv []string) bool
+}
+
+// ServerRequest is a request from the server, with when it arrived.
+type ServerRequest struct {
+	Method, Answer string
+	Time           time.Time
 }
 
 // Output is the classified behavior of a run.
@@ -95,6 +106,7 @@ type classifier struct {
 	tcp      []*traceConn
 	udpSends []udpSend
 	evidence []Evidence
+	plumb    map[int]bool // pids running mcp-audit's own plumbing
 }
 
 // Classify builds the behavior phases for a run.
@@ -108,6 +120,7 @@ func Classify(in Input) Output {
 		readCan:  map[string]bool{},
 		names:    map[string]string{},
 		procs:    map[int]string{},
+		plumb:    map[int]bool{},
 	}
 	if in.Canaries != nil {
 		c.finder = canary.NewFinder(in.Canaries.All())
@@ -137,6 +150,10 @@ func Classify(in Input) Output {
 	}
 	c.mergeSink()
 	c.witness()
+	for _, r := range in.ServerRequests {
+		p := c.phaseAt(r.Time)
+		p.ServerRequests = append(p.ServerRequests, m.ServerRequest{Method: r.Method, Answer: r.Answer})
+	}
 	out := make([]m.Phase, 0, len(c.phases))
 	for _, p := range c.phases {
 		out = append(out, p.finish())
@@ -168,6 +185,9 @@ func (c *classifier) phaseAt(t time.Time) *phaseAcc {
 
 func (c *classifier) event(r trace.Record) {
 	p := c.phaseAt(r.Time)
+	if c.plumb[r.PID] && r.Kind != trace.KindExec && r.Kind != trace.KindProcess {
+		return // mcp-audit's own plumbing (npm in the install phase)
+	}
 	switch r.Kind {
 	case trace.KindFile:
 		c.file(p, r)
@@ -271,7 +291,16 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	// mkdir, link and symlink act on the last path component itself.
 	var real string
 	switch r.Op {
-	case "open", "truncate", "chmod", "utime", "chdir", "access":
+	case "open":
+		real = c.resolve(r.Path)
+		if rp := r.RetPath; rp != "" && strings.HasPrefix(rp, "/") && !strings.HasPrefix(r.Path, "/proc/") &&
+			!strings.HasPrefix(r.Path, "/dev/") && !strings.Contains(rp, "<") {
+			// strace resolved the returned fd: the file really opened,
+			// after every symlink, including ones mcp-audit did not see
+			// being made (shipped in a package, made before tracing).
+			real = path.Clean(r.RetPath)
+		}
+	case "truncate", "chmod", "utime", "chdir", "access":
 		real = c.resolve(r.Path)
 	default:
 		real = path.Join(c.resolve(path.Dir(r.Path)), path.Base(r.Path))
@@ -280,6 +309,9 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	norm := l.Normalize(r.Path)
 	canaryName := c.canaryAt[real]
 	cat := l.Category(l.Normalize(real), canaryName != "", access != m.AccessRead && access != m.AccessStat)
+	if access == m.AccessStat && realpathProbes[l.Normalize(real)] {
+		cat = m.CatRuntime // realpath() walking the ancestors of a path
+	}
 	fa := m.FileAccess{Path: norm, Access: access, Category: cat, Result: res}
 	if target != "" {
 		fa.Target = l.Normalize(target)
@@ -321,6 +353,11 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	p.files[fa] = true
 }
 
+// Directories whose existence probes are realpath() walking to something
+// below them.
+var realpathProbes = map[string]bool{"/": true, "/etc": true, "/usr": true, "/usr/share": true, "/usr/local": true,
+	"/usr/lib": true, "/home": true, "/srv": true, "/opt": true, "/tmp": true, "/var": true, "/etc/localtime": true}
+
 // Devices every program writes to.
 var benignWrites = map[string]bool{"/dev/null": true, "/dev/tty": true, "/dev/stdout": true, "/dev/stderr": true}
 
@@ -354,6 +391,15 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	}
 	if r.Path != "" && (!r.Failed() || r.Incomplete) && len(r.Argv) > 0 {
 		c.setProcess(r.PID, r.Argv)
+	}
+	if r.RetKnown && !r.Failed() || r.Incomplete {
+		c.plumb[r.PID] = c.in.Plumbing != nil && c.in.Plumbing(r.Path, r.Argv)
+	}
+	if c.in.Plumbing != nil && c.in.Plumbing(r.Path, r.Argv) {
+		return
+	}
+	if r.Errno == "ENOENT" || r.Errno == "ENOTDIR" {
+		return // a PATH lookup probing for the program
 	}
 	if len(p.Processes) >= maxProcsPerPhase {
 		p.dropped++
@@ -594,6 +640,7 @@ func (c *classifier) process(p *phaseAcc, r trace.Record) {
 			if c.procs[r.PID] != "" {
 				c.procs[r.Child] = c.procs[r.PID]
 			}
+			c.plumb[r.Child] = c.plumb[r.PID]
 			parent := c.table(r.PID)
 			if slices.Contains(r.CloneFlags, "CLONE_FILES") {
 				c.fds[r.Child] = parent

@@ -87,7 +87,10 @@ func TestNormalize(t *testing.T) {
 		"/tmp/dir-Ab3xQ9/l":                                                       "/tmp/dir-*/l",
 		"/tmp/link-xyz":                                                           "/tmp/link-xyz",
 		"/tmp/innocent-18":                                                        "/tmp/innocent-*",
-		"/tmp/3f2a1b4c-1111-2222-3333-444455556666.json":                          "/tmp/*.json",
+		"/home/dev/workspace/memory.jsonl.3d5ffa2b02cdef7047a20878626f1db6.tmp":    "<workspace>/memory.jsonl.*.tmp",
+		"/home/dev/.cache/app/1701234567890.json":                                  "~/.cache/app/*.json",
+		"/home/dev/notes-2026.md":                                                  "~/notes-2026.md",
+		"/tmp/3f2a1b4c-1111-2222-3333-444455556666.json":                           "/tmp/*.json",
 		"/sys/fs/cgroup/memory/docker/" + strings.Repeat("ab", 32) + "/memory.max": "/sys/fs/cgroup/memory/docker/<container>/memory.max",
 	} {
 		if got := layout.Normalize(in); got != want {

@@ -26,7 +26,10 @@ var (
 	// mkdtemp, os.tmpdir()+random, uuid segments.
 	reRandomRun = regexp.MustCompile(`[A-Za-z0-9]{6,}`)
 	reDigits    = regexp.MustCompile(`[0-9]+`)
-	reUUID      = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+	// Runs of 16+ hex digits (random names, hashes) and 8+ digits (timestamps).
+	reLongHex    = regexp.MustCompile(`[0-9a-f]{16,}`)
+	reLongDigits = regexp.MustCompile(`[0-9]{8,}`)
+	reUUID       = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 )
 
 // Normalize rewrites an absolute sandbox path into its stable form: the
@@ -58,8 +61,16 @@ func (l Layout) Normalize(p string) string {
 		p = reProcPID.ReplaceAllString(p, "/proc/<pid>$1")
 	}
 	p = reTaskTID.ReplaceAllString(p, "/task/<tid>$1")
-	if isTemp(p) {
+	switch {
+	case isTemp(p):
 		p = normalizeTemp(p)
+	case strings.HasPrefix(p, "~") || strings.HasPrefix(p, "<workspace>"):
+		// Atomic writes and caches use random names here too
+		// (memory.jsonl.3d5f…1db6.tmp): star long hex runs, UUIDs and
+		// timestamps, keep the rest.
+		p = reUUID.ReplaceAllString(p, "*")
+		p = reLongHex.ReplaceAllString(p, "*")
+		p = reLongDigits.ReplaceAllString(p, "*")
 	}
 	return p
 }

@@ -82,6 +82,13 @@ type auditFlags struct {
 	evidence       string
 	responses      stringList
 	upstream       string
+	calls          string
+	tools          stringList
+	toolArgs       stringList
+	callTimeout    time.Duration
+	callBudget     time.Duration
+	scripts        string
+	installTimeout time.Duration
 }
 
 func runAudit(ctx context.Context, env *Env, args []string) error {
@@ -97,6 +104,13 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&f.failOn, "fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above: info, low, medium, high, critical, none")
 	fs.StringVar(&f.network, "network", "sinkhole", "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
 	fs.StringVar(&f.evidence, "evidence", "", "write full network exchanges here (default: next to -o as NAME.evidence.jsonl)")
+	fs.StringVar(&f.calls, "calls", audit.CallsAll, "exercise the server: all (every tool, prompt and resource) or none")
+	fs.Var(&f.tools, "tool", "call only this tool (repeatable)")
+	fs.Var(&f.toolArgs, "tool-args", "arguments for one tool instead of synthesized ones: NAME=JSON (repeatable)")
+	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "timeout per call")
+	fs.DurationVar(&f.callBudget, "call-budget", 5*time.Minute, "time for all calls together; the rest are skipped")
+	fs.StringVar(&f.scripts, "scripts", audit.ScriptsAuto, "install scripts: auto (run them in the sandbox, phase install) or skip")
+	fs.DurationVar(&f.installTimeout, "install-timeout", 5*time.Minute, "timeout for the install phase")
 	fs.StringVar(&f.upstream, "upstream-dns", "", "open mode: resolver to forward DNS to, HOST:PORT (default: the engine's)")
 	fs.Var(&f.responses, "http-response", "canned sinkhole answer HOST=STATUS[:BODYFILE] (repeatable; HOST * is the default)")
 	fs.DurationVar(&f.startupTimeout, "startup-timeout", 30*time.Second, "how long initialize may take")
@@ -138,7 +152,19 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	toolArgs, err := parseToolArgs(f.toolArgs)
+	if err != nil {
+		return err
+	}
+	if f.calls != audit.CallsAll && f.calls != audit.CallsNone {
+		return fmt.Errorf("%w: --calls wants all or none", ErrUsage)
+	}
+	if f.scripts != audit.ScriptsAuto && f.scripts != audit.ScriptsSkip {
+		return fmt.Errorf("%w: --scripts wants auto or skip", ErrUsage)
+	}
 	opts := audit.Options{
+		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, CallTimeout: f.callTimeout, CallBudget: f.callBudget,
+		Scripts: f.scripts, InstallTimeout: f.installTimeout,
 		Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream,
 		Target: pos[0], Bin: f.bin, Args: pass, Env: f.env, CanaryEnv: f.canaryEnv,
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
@@ -261,4 +287,17 @@ func trustFiles(env *Env, extra []string) []string {
 		}
 	}
 	return append(out, extra...)
+}
+
+// parseToolArgs reads --tool-args NAME=JSON flags.
+func parseToolArgs(specs []string) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	for _, s := range specs {
+		name, js, ok := strings.Cut(s, "=")
+		if !ok || name == "" || !json.Valid([]byte(js)) || !strings.HasPrefix(strings.TrimSpace(js), "{") {
+			return nil, fmt.Errorf("%w: --tool-args wants NAME={json object}, got %q", ErrUsage, s)
+		}
+		out[name] = json.RawMessage(js)
+	}
+	return out, nil
 }

@@ -78,10 +78,17 @@ func Canonicalize(m *Manifest) {
 		return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.Name, b.Name), strings.Compare(a.MimeType, b.MimeType))
 	})
 
-	m.Phases = slices.Clone(m.Phases)
+	m.Phases = mergePhases(m.Phases)
 	for i := range m.Phases {
 		canonicalPhase(&m.Phases[i])
 	}
+	m.Calls = slices.Clone(m.Calls)
+	for i := range m.Calls {
+		m.Calls[i].Args = CanonicalJSON(m.Calls[i].Args)
+		m.Calls[i].Content = nonNil(m.Calls[i].Content)
+	}
+	// Calls keep their order: it is the order they were made in.
+	m.Calls = nonNil(m.Calls)
 	slices.SortStableFunc(m.Phases, func(a, b Phase) int {
 		return cmp.Or(cmp.Compare(phaseRank(a.Name), phaseRank(b.Name)), strings.Compare(a.Name, b.Name))
 	})
@@ -141,6 +148,47 @@ func canonicalPhase(p *Phase) {
 	p.Alerts = sortedUnique(p.Alerts, func(a, b Alert) int {
 		return cmp.Or(strings.Compare(a.Kind, b.Kind), strings.Compare(a.Detail, b.Detail))
 	})
+	p.ServerRequests = sortedUnique(p.ServerRequests, func(a, b ServerRequest) int {
+		return cmp.Or(strings.Compare(a.Method, b.Method), strings.Compare(a.Answer, b.Answer))
+	})
+}
+
+// mergePhases combines phases with the same name (a restarted server has a
+// second startup) by concatenating their lists; sorting dedupes them.
+func mergePhases(in []Phase) []Phase {
+	var out []Phase
+	idx := map[string]int{}
+	for _, p := range in {
+		i, ok := idx[p.Name]
+		if !ok {
+			idx[p.Name] = len(out)
+			out = append(out, p)
+			continue
+		}
+		q := &out[i]
+		q.Files = append(slices.Clone(q.Files), p.Files...)
+		q.Processes = append(slices.Clone(q.Processes), p.Processes...)
+		q.Network = append(slices.Clone(q.Network), p.Network...)
+		q.DNS = append(slices.Clone(q.DNS), p.DNS...)
+		q.Requests = append(slices.Clone(q.Requests), p.Requests...)
+		q.Canaries = append(slices.Clone(q.Canaries), p.Canaries...)
+		q.Alerts = append(slices.Clone(q.Alerts), p.Alerts...)
+		q.ServerRequests = append(slices.Clone(q.ServerRequests), p.ServerRequests...)
+		// A restarted server reads mostly the same files again: keep the
+		// larger count rather than adding them up.
+		sum := map[FileCount]int{}
+		for _, c := range append(slices.Clone(q.FileSummary), p.FileSummary...) {
+			k := c
+			k.Paths = 0
+			sum[k] = max(sum[k], c.Paths)
+		}
+		q.FileSummary = nil
+		for k, n := range sum {
+			k.Paths = n
+			q.FileSummary = append(q.FileSummary, k)
+		}
+	}
+	return out
 }
 
 // phaseRank orders phases as they happen: install, startup, calls, idle.
@@ -152,10 +200,14 @@ func phaseRank(name string) int {
 		return 1
 	case strings.HasPrefix(name, "call:"):
 		return 2
-	case name == PhaseIdle:
+	case strings.HasPrefix(name, "prompt:"):
 		return 3
+	case strings.HasPrefix(name, "read:"):
+		return 4
+	case name == PhaseIdle:
+		return 5
 	}
-	return 4
+	return 6
 }
 
 // ToolDigest pins a tool: sha256 over its name, description and canonical

@@ -26,6 +26,9 @@ type Manifest struct {
 	Prompts       []Prompt   `json:"prompts"`
 	Resources     []Resource `json:"resources"`
 	Phases        []Phase    `json:"phases"`
+	// Calls are the tool calls, prompt gets and resource reads the audit
+	// made, each with the phase holding its behavior.
+	Calls []Call `json:"calls"`
 	// Run is metadata about this particular execution. Diffs ignore it.
 	Run Run `json:"run"`
 }
@@ -98,12 +101,48 @@ type Resource struct {
 	MimeType string `json:"mime_type,omitempty"`
 }
 
-// Phase names. Tool calls use "call:<tool>".
+// Phase names. Tool calls use "call:<tool>", prompt gets
+// "prompt:<name>", resource reads "read:<uri>".
 const (
 	PhaseInstall = "install"
 	PhaseStartup = "startup"
 	PhaseIdle    = "idle"
 )
+
+// Call outcomes.
+const (
+	CallOK         = "ok"
+	CallError      = "error"       // the server answered with an error or isError
+	CallTimeout    = "timeout"     // no answer within the per-call timeout
+	CallServerDied = "server-died" // the server exited during the call
+	CallTooLarge   = "too-large"   // the answer exceeded the client's bound
+	CallSkipped    = "skipped"     // not made (time budget, server could not restart)
+)
+
+// Call is one request the audit made to exercise the server.
+type Call struct {
+	Phase string `json:"phase"`
+	Kind  string `json:"kind"` // tool, prompt, resource
+	Name  string `json:"name"`
+	// Args are exactly what was sent (canonical JSON); ArgsValid tells
+	// whether they validated against the tool's input schema.
+	Args      json.RawMessage `json:"args,omitempty"`
+	ArgsValid bool            `json:"args_valid"`
+	Outcome   string          `json:"outcome"`
+	// Content lists the types of the returned content items.
+	Content []string `json:"content"`
+	// Detail explains an error or skip (bounded, sanitized).
+	Detail string `json:"detail,omitempty"`
+	// Restarted is true when the server had died and was started again
+	// before this call.
+	Restarted bool `json:"restarted,omitempty"`
+}
+
+// ServerRequest is a request the server sent to the client.
+type ServerRequest struct {
+	Method string `json:"method"`
+	Answer string `json:"answer"` // roots, declined, pong, unsupported
+}
 
 // Phase is the behavior observed in one window of the run.
 type Phase struct {
@@ -119,6 +158,9 @@ type Phase struct {
 	Requests    []Request    `json:"requests"`
 	Canaries    []CanaryHit  `json:"canaries"`
 	Alerts      []Alert      `json:"alerts"`
+	// ServerRequests are requests the server made of the client (roots,
+	// sampling, elicitation) and how they were answered.
+	ServerRequests []ServerRequest `json:"server_requests"`
 }
 
 // File access kinds.

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -29,6 +30,11 @@ const ProtocolVersion = "2025-06-18"
 
 // ErrClosed is returned for calls after the server's output ended.
 var ErrClosed = errors.New("server closed its output")
+
+// CodeTooLarge marks a response the client discarded for its size.
+const CodeTooLarge = -32099
+
+var reTooLongID = regexp.MustCompile(`"id"\s*:\s*"?([0-9]{1,18})`)
 
 // RPCError is a JSON-RPC error response.
 type RPCError struct {
@@ -158,7 +164,8 @@ func (c *Client) readLoop(r io.Reader) {
 	}
 }
 
-// readLine reads one line, discarding the rest of lines longer than max.
+// readLine reads one line, discarding the rest of lines longer than max
+// (but keeping their first bytes, to find the id of an oversized response).
 func readLine(br *bufio.Reader, max int) ([]byte, bool, error) {
 	var buf []byte
 	tooLong := false
@@ -166,7 +173,8 @@ func readLine(br *bufio.Reader, max int) ([]byte, bool, error) {
 		frag, err := br.ReadSlice('\n')
 		if !tooLong {
 			if len(buf)+len(frag) > max {
-				tooLong, buf = true, nil
+				tooLong = true
+				buf = append(buf, frag...)[:min(len(buf)+len(frag), 512)]
 			} else {
 				buf = append(buf, frag...)
 			}
@@ -183,6 +191,21 @@ func (c *Client) handleLine(line []byte, tooLong bool) {
 	isJSON := !tooLong && len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &msg) == nil && msg.JSONRPC == "2.0"
 	if c.opts.OnLine != nil {
 		c.opts.OnLine(line, isJSON)
+	}
+	if tooLong {
+		// An oversized response: fail its call now rather than at its
+		// deadline.
+		if m := reTooLongID.FindSubmatch(line); m != nil {
+			c.mu.Lock()
+			ch := c.pending[string(m[1])]
+			delete(c.pending, string(m[1]))
+			c.noise++
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- response{err: &RPCError{Code: CodeTooLarge, Message: "response larger than the client accepts"}}
+			}
+			return
+		}
 	}
 	if !isJSON {
 		c.mu.Lock()

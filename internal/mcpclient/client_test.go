@@ -135,3 +135,18 @@ func TestRPCError(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestOversizedResponseFailsFast(t *testing.T) {
+	c := fakeServer(t, func(req map[string]any, out io.Writer) {
+		b, _ := json.Marshal(req["id"])
+		io.WriteString(out, `{"jsonrpc":"2.0","id":`+string(b)+`,"result":{"content":[{"type":"text","text":"`+strings.Repeat("A", 4096)+`"}]}}`+"\n")
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Call(ctx, "tools/call", nil)
+	var rpc *RPCError
+	if !errors.As(err, &rpc) || rpc.Code != CodeTooLarge || time.Since(start) > 2*time.Second {
+		t.Fatalf("got %v after %v", err, time.Since(start))
+	}
+}

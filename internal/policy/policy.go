@@ -55,21 +55,22 @@ func ParseSeverity(s string) (Severity, error) {
 
 // Finding kinds.
 const (
-	KindCanary       = "canary"
-	KindPersistence  = "persistence-write"
-	KindAIConfig     = "ai-client-config"
-	KindSensitive    = "sensitive-file"
-	KindAntiAnalysis = "anti-analysis"
-	KindHost         = "host"
-	KindListener     = "listener"
-	KindProcess      = "process"
-	KindShell        = "shell"
-	KindEscape       = "escape-attempt"
-	KindSystemFile   = "system-file"
-	KindWrite        = "write"
-	KindOutcome      = "outcome"
-	KindTool         = "tool"
-	KindTrace        = "trace"
+	KindCanary        = "canary"
+	KindPersistence   = "persistence-write"
+	KindAIConfig      = "ai-client-config"
+	KindSensitive     = "sensitive-file"
+	KindAntiAnalysis  = "anti-analysis"
+	KindHost          = "host"
+	KindListener      = "listener"
+	KindProcess       = "process"
+	KindShell         = "shell"
+	KindEscape        = "escape-attempt"
+	KindSystemFile    = "system-file"
+	KindWrite         = "write"
+	KindOutcome       = "outcome"
+	KindTool          = "tool"
+	KindTrace         = "trace"
+	KindInstallScript = "install-script"
 )
 
 // Finding is one policy-relevant observation.
@@ -122,7 +123,13 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 			if h.Encoding != "" && h.Encoding != "raw" {
 				ev += " (" + h.Encoding + "-encoded)"
 			}
-			add(Finding{Critical, KindCanary, ph.Name, h.Canary + " " + h.How, fmt.Sprintf("canary %s: %s", h.Canary, describeHow(h.How)), ev})
+			sev := Critical
+			if h.How == "mcp-output" {
+				// Handed to the client and its model, not to a third party:
+				// exposure rather than exfiltration.
+				sev = High
+			}
+			add(Finding{sev, KindCanary, ph.Name, h.Canary + " " + h.How, fmt.Sprintf("canary %s: %s", h.Canary, describeHow(h.How)), ev})
 		}
 		for _, f := range ph.Files {
 			if pol.Allow.path(f.Path) {
@@ -137,6 +144,11 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 				continue
 			}
 			argv := strings.Join(p.Argv, " ")
+			if p.Shell && ph.Name == m.PhaseInstall && len(p.Argv) == 3 && p.Argv[1] == "-c" {
+				// npm runs every lifecycle script with sh -c.
+				add(Finding{Low, KindInstallScript, ph.Name, p.Argv[2], "ran an install script", argv})
+				continue
+			}
 			if p.Shell {
 				sev := Medium
 				if egress {
@@ -186,6 +198,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 			add(Finding{sev, kind, ph.Name, a.Kind, "anti-analysis or escape attempt: " + a.Kind, a.Detail})
 		}
 	}
+	out = append(out, injectionFindings(man)...)
 	switch man.Outcome.Status {
 	case m.StatusOK:
 	case m.StatusKilled:
@@ -208,10 +221,14 @@ func phaseOrder(p string) int {
 		return 1
 	case strings.HasPrefix(p, "call:"):
 		return 2
-	case p == m.PhaseIdle:
+	case strings.HasPrefix(p, "prompt:"):
 		return 3
+	case strings.HasPrefix(p, "read:"):
+		return 4
+	case p == m.PhaseIdle:
+		return 5
 	}
-	return 4
+	return 6
 }
 
 func describeHow(how string) string {

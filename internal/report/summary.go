@@ -38,8 +38,30 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 		}
 		fmt.Fprintf(w, "  tools:   %s\n", wrap(strings.Join(names, ", "), 90, "           "))
 	}
+	if len(man.Calls) > 0 {
+		counts := map[string]int{}
+		for _, c := range man.Calls {
+			counts[c.Outcome]++
+		}
+		var parts []string
+		for _, o := range []string{m.CallOK, m.CallError, m.CallTimeout, m.CallServerDied, m.CallTooLarge, m.CallSkipped} {
+			if counts[o] > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", counts[o], o))
+			}
+		}
+		fmt.Fprintf(w, "  calls:   %d made: %s\n", len(man.Calls), strings.Join(parts, ", "))
+	}
+	quiet := 0
 	for _, p := range man.Phases {
-		fmt.Fprintf(w, "  %-8s %s\n", p.Name+":", phaseLine(p))
+		line := phaseLine(p)
+		if line == "nothing observed" && strings.Contains(p.Name, ":") {
+			quiet++ // calls with no side effects: not worth a line each
+			continue
+		}
+		fmt.Fprintf(w, "  %-8s %s\n", p.Name+":", line)
+	}
+	if quiet > 0 {
+		fmt.Fprintf(w, "  (%d calls with no observed side effects)\n", quiet)
 	}
 	if man.Outcome.Status != m.StatusOK && man.Run.StderrTail != "" {
 		fmt.Fprintf(w, "  stderr (last lines):\n%s\n", indent(lastLines(man.Run.StderrTail, 8), "    | "))
@@ -120,6 +142,12 @@ func phaseLine(p m.Phase) string {
 	}
 	if len(p.Alerts) > 0 {
 		parts = append(parts, plural(len(p.Alerts), "alert", "alerts"))
+	}
+	if len(p.Requests) > 0 {
+		parts = append(parts, plural(len(p.Requests), "request sent", "requests sent"))
+	}
+	for _, r := range p.ServerRequests {
+		parts = append(parts, "server asked for "+r.Method+" ("+r.Answer+")")
 	}
 	if len(parts) == 0 {
 		return "nothing observed"

@@ -97,7 +97,23 @@ type Spec struct {
 	// NoTrace runs the server without strace. Only the benchmark uses it,
 	// to measure the tracer's cost in an otherwise identical sandbox.
 	NoTrace bool
+	// Install, when set, runs lifecycle scripts under the tracer before the
+	// server starts (phase "install").
+	Install *Install
 }
+
+// Install describes the install phase: a shell script run in Dir as the
+// server's user with the build group, which may write the package tree.
+type Install struct {
+	Dir     string
+	Script  string
+	GID     int
+	Timeout time.Duration
+}
+
+// InstallMarker starts every install script, so its shell is recognizable
+// as mcp-audit's own plumbing.
+const InstallMarker = "# mcp-audit install phase"
 
 // Sandbox creates runs on an engine.
 type Sandbox struct {
@@ -183,6 +199,10 @@ func (s *Sandbox) Start(ctx context.Context, spec Spec) (_ *Run, err error) {
 	}, spec.Env...)
 	if spec.NoTrace {
 		env = append(env, "MCP_AUDIT_NOTRACE=1")
+	}
+	if in := spec.Install; in != nil {
+		env = append(env, "MCP_AUDIT_INSTALL_DIR="+in.Dir, "MCP_AUDIT_INSTALL_SCRIPT="+InstallMarker+"\n"+in.Script,
+			"MCP_AUDIT_INSTALL_GID="+strconv.Itoa(in.GID), "MCP_AUDIT_INSTALL_TIMEOUT="+strconv.Itoa(int(max(in.Timeout, time.Second).Seconds())))
 	}
 	pids := lim.PIDs
 	tmpfs := func(extra string) string {

@@ -20,7 +20,12 @@ WORKDIR="$MCP_AUDIT_WORKDIR"
 WATCHDOG="$MCP_AUDIT_WATCHDOG"
 CANARIES="$MCP_AUDIT_CANARY_FILES"
 NOTRACE="${MCP_AUDIT_NOTRACE:-0}"
+INSTALL_DIR="${MCP_AUDIT_INSTALL_DIR:-}"
+INSTALL_SCRIPT="${MCP_AUDIT_INSTALL_SCRIPT:-}"
+INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
+INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
+unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
 
 mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
@@ -51,6 +56,27 @@ trap stop TERM INT
 # A last resort if the host side goes away: end the run after the deadline.
 (sleep "$WATCHDOG" && kill -TERM 1) >/dev/null 2>&1 </dev/null &
 dog=$!
+
+if [ -n "$INSTALL_DIR" ]; then
+	# Install phase: the package's lifecycle scripts, traced, as the
+	# server's user with the build group (which may write the package tree).
+	# Output goes to a file: stdout is the MCP channel.
+	note "install-start $(date +%s.%N)"
+	(cd "$INSTALL_DIR" && exec strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
+		-o "$D/trace.install" -- setpriv --reuid="$UID_" --regid="$INSTALL_GID" --clear-groups \
+		sh -c "$INSTALL_SCRIPT") </dev/null >"$D/install.log" 2>&1 &
+	ipid=$!
+	deadline=$(($(date +%s) + INSTALL_TIMEOUT))
+	while kill -0 "$ipid" 2>/dev/null; do
+		if [ "$(date +%s)" -ge "$deadline" ]; then
+			note "install-timeout"
+			stop
+		fi
+		sleep 0.1
+	done
+	wait "$ipid"
+	note "install-end $? $(date +%s.%N)"
+fi
 
 note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections

@@ -32,6 +32,10 @@ type TarFile struct {
 // followed on the host; other special files are skipped.
 type Tree struct {
 	Src, Dst string
+	// GID owns the tree's files; with GroupWrite the group may modify them
+	// (the install phase runs as that group, the server does not).
+	GID        int
+	GroupWrite bool
 }
 
 // seedTime is the fixed modification time of seeded files, so that the
@@ -174,10 +178,14 @@ func addTree(tw *tar.Writer, t Tree) error {
 		if err != nil {
 			return err
 		}
-		hdr := &tar.Header{Name: name, ModTime: seedTime, Format: tar.FormatPAX}
+		hdr := &tar.Header{Name: name, ModTime: seedTime, Format: tar.FormatPAX, Gid: t.GID}
+		gw := int64(0)
+		if t.GroupWrite {
+			gw = 0o020
+		}
 		switch mode := info.Mode(); {
 		case mode.IsDir():
-			hdr.Typeflag, hdr.Name, hdr.Mode = tar.TypeDir, name+"/", 0o755
+			hdr.Typeflag, hdr.Name, hdr.Mode = tar.TypeDir, name+"/", 0o755|gw
 		case mode&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
@@ -185,9 +193,9 @@ func addTree(tw *tar.Writer, t Tree) error {
 			}
 			hdr.Typeflag, hdr.Linkname, hdr.Mode = tar.TypeSymlink, target, 0o777
 		case mode.IsRegular():
-			hdr.Typeflag, hdr.Size, hdr.Mode = tar.TypeReg, info.Size(), 0o644
+			hdr.Typeflag, hdr.Size, hdr.Mode = tar.TypeReg, info.Size(), 0o644|gw
 			if mode&0o111 != 0 {
-				hdr.Mode = 0o755
+				hdr.Mode = 0o755 | gw
 			}
 		default:
 			return nil // devices, fifos, sockets
@@ -218,7 +226,10 @@ type Artifacts struct {
 	TraceSize int64
 	TraceCut  bool
 	Status    []string // entrypoint notes: "started T", "exit RC T", problems
-	Witness   []string // "atime mtime ctime path" lines
+	// InstallTraceFile holds the install phase's trace, when it ran.
+	InstallTraceFile string
+	InstallLog       string   // the tail of the install scripts' output
+	Witness          []string // "atime mtime ctime path" lines
 	// SinkLog is the sink's JSON-lines event log (bounded), nil without a
 	// sink.
 	SinkLog []byte
@@ -259,6 +270,23 @@ func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 			if err != nil {
 				return a, fmt.Errorf("reading trace: %w", err)
 			}
+		case "trace.install":
+			f, err := os.CreateTemp("", "mcp-audit-trace-install-*")
+			if err != nil {
+				return a, err
+			}
+			_, err = io.Copy(f, io.LimitReader(tr, maxTrace))
+			f.Close()
+			a.InstallTraceFile = f.Name()
+			if err != nil {
+				return a, fmt.Errorf("reading install trace: %w", err)
+			}
+		case "install.log":
+			b, _ := io.ReadAll(io.LimitReader(tr, 1<<20))
+			if len(b) > 8192 {
+				b = b[len(b)-8192:]
+			}
+			a.InstallLog = Sanitize(string(b))
 		case "status":
 			a.Status = readLines(tr, 64<<10)
 		case "witness":

@@ -462,7 +462,7 @@ func hashDir(dir string) (string, error) {
 		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == ".git") && p != dir {
 			return fs.SkipDir
 		}
-		if d.Type().IsRegular() {
+		if d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0 {
 			paths = append(paths, p)
 		}
 		if len(paths) > maxTarballFiles {
@@ -477,6 +477,10 @@ func hashDir(dir string) (string, error) {
 	for _, p := range paths {
 		rel, _ := filepath.Rel(dir, p)
 		fmt.Fprintf(h, "%s\x00", filepath.ToSlash(rel))
+		if target, err := os.Readlink(p); err == nil {
+			fmt.Fprintf(h, "-> %s\x00", target) // a symlink: its target, never followed
+			continue
+		}
 		f, err := os.Open(p)
 		if err != nil {
 			return "", err

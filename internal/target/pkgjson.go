@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -139,4 +140,48 @@ func Interpreter(file string) []string {
 		return nil
 	}
 	return []string{"node"}
+}
+
+// InstallScripts lists the installed packages (the target and its
+// dependencies) that have lifecycle scripts npm would run on install:
+// preinstall, install, postinstall, or a binding.gyp (an implicit
+// node-gyp rebuild). Package code is only read, never run.
+func (p *Package) InstallScripts() []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		if depth > 6 || len(out) > 500 {
+			return
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			sub := filepath.Join(dir, e.Name())
+			if strings.HasPrefix(e.Name(), "@") {
+				walk(sub, depth)
+				continue
+			}
+			if m, err := ReadPackageJSON(sub); err == nil {
+				_, gyp := os.Stat(filepath.Join(sub, "binding.gyp"))
+				if (m.HasInstallScripts() || gyp == nil) && !seen[sub] {
+					seen[sub] = true
+					name := m.Name
+					if name == "" {
+						name = e.Name()
+					}
+					out = append(out, name)
+				}
+			}
+			walk(filepath.Join(sub, "node_modules"), depth+1)
+		}
+	}
+	walk(filepath.Join(p.Root, "node_modules"), 0)
+	sort.Strings(out)
+	return slices.Compact(out)
 }

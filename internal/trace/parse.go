@@ -56,7 +56,10 @@ type Event struct {
 	RetVal int64
 	// RetKnown is false for "= ?" and for calls that never returned.
 	RetKnown bool
-	Errno    string
+	// RetPath is the -yy annotation of a returned fd: the real path an
+	// open resolved to, after symlinks ("3</etc/passwd>").
+	RetPath string
+	Errno   string
 	// Incomplete marks a call that was still in progress when the trace
 	// ended (the process was killed, or the call blocked until the end).
 	Incomplete bool
@@ -230,6 +233,10 @@ func parseRet(ev *Event) {
 	num := f[0]
 	if i := strings.IndexByte(num, '<'); i > 0 {
 		num = num[:i]
+		// The annotation may contain spaces: take it from the raw text.
+		if ann, ok := Annotation(firstToken(ev.Ret)); ok {
+			ev.RetPath = ann
+		}
 	}
 	v, err := strconv.ParseInt(num, 0, 64)
 	if err != nil {
@@ -413,4 +420,15 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 func sortEvents(evs []Event) {
 	slices.SortStableFunc(evs, func(a, b Event) int { return cmp.Compare(a.Seq, b.Seq) })
+}
+
+// firstToken returns the return value with its annotation, which ends at
+// the matching '>' even if the path holds spaces.
+func firstToken(ret string) string {
+	i := strings.IndexByte(ret, '<')
+	if i < 0 {
+		return ret
+	}
+	end := skipAnnotation(ret, i)
+	return ret[:end]
 }

@@ -127,6 +127,18 @@ func TestJoinUnfinishedResumed(t *testing.T) {
 	}
 }
 
+func TestReturnedFDPath(t *testing.T) {
+	tr := parseString(t, `19 1.0 openat(AT_FDCWD</home/dev/workspace>, "/etc/localtime", O_RDONLY|O_CLOEXEC) = 17</usr/share/zoneinfo/Etc/UTC>
+19 1.1 openat(AT_FDCWD</>, "/tmp/x", O_RDONLY) = 18</home/dev/my secrets/id rsa>
+`)
+	if got := tr.Events[0].RetPath; got != "/usr/share/zoneinfo/Etc/UTC" || tr.Events[0].RetVal != 17 {
+		t.Errorf("RetPath %q RetVal %d", got, tr.Events[0].RetVal)
+	}
+	if got := tr.Events[1].RetPath; got != "/home/dev/my secrets/id rsa" {
+		t.Errorf("RetPath with spaces %q", got)
+	}
+}
+
 func TestIncompleteCallsKept(t *testing.T) {
 	tr := parseString(t, `7 1.000001 connect(3, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("192.0.2.10")}, 16 <unfinished ...>
 `)

@@ -1,0 +1,129 @@
+package policy
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// injectionRule recognizes text aimed at the model rather than the user.
+type injectionRule struct {
+	what string
+	re   *regexp.Regexp
+}
+
+var injectionRules = []injectionRule{
+	{"hidden instruction tag", regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|critical|assistant|context)\b[^>]{0,40}>|\[(inst|system)\]`)},
+	{"asks to keep something from the user", regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not)\s+(tell|mention|inform|reveal|show|disclose|notify|alert)\b[^.\n]{0,60}\b(user|human|anyone)\b|\bwithout\s+(telling|informing|notifying)\s+the\s+user`)},
+	{"overrides other instructions", regexp.MustCompile(`(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(previous|prior|above|other|earlier)\s+(instructions|prompts|rules|directions)`)},
+	{"asks to read local files", regexp.MustCompile(`(?i)\b(read|cat|open|load|include|attach|send|pass|upload|provide|fetch)\b[^.\n]{0,80}(~/|\$home|/home/|\.ssh\b|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws\b|credentials|\.npmrc|\.netrc|/etc/passwd|/etc/shadow|private key)`)},
+	{"asks for secrets", regexp.MustCompile(`(?i)\b(pass|send|include|provide|add|append|put|forward|share)\b[^.\n]{0,60}\b(api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?|env(ironment)? var(iable)?s?)\b`)},
+	{"redirects other tools", regexp.MustCompile(`(?i)\b(when|whenever|before|after)\b[^.\n]{0,40}\b(using|calling|invoking)\b[^.\n]{0,40}\b(other|any|all|the)\s+tools?\b[^.\n]{0,60}\b(must|always|instead|also)\b|\bbefore using this tool\b[^.\n]{0,80}\b(read|call|send|pass|include)\b`)},
+}
+
+// invisible reports characters that hide text from a person reading a
+// description: Unicode tag characters, zero-width characters, bidi
+// controls.
+func invisible(s string) (string, bool) {
+	for i, r := range s {
+		switch {
+		case r >= 0xE0000 && r <= 0xE007F:
+			return fmt.Sprintf("Unicode tag character U+%04X at byte %d", r, i), true
+		case r >= 0x200B && r <= 0x200F, r >= 0x2060 && r <= 0x2064, r == 0xFEFF:
+			return fmt.Sprintf("zero-width character U+%04X at byte %d", r, i), true
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+			return fmt.Sprintf("bidirectional control U+%04X at byte %d", r, i), true
+		}
+	}
+	return "", false
+}
+
+// InjectionSigns lists why a text looks like instructions aimed at the
+// model, with a short excerpt as evidence.
+func InjectionSigns(text string) []string {
+	var out []string
+	for _, r := range injectionRules {
+		if loc := r.re.FindStringIndex(text); loc != nil {
+			out = append(out, r.what+": "+excerpt(text, loc[0], loc[1]))
+		}
+	}
+	if what, ok := invisible(text); ok {
+		out = append(out, "hidden characters: "+what)
+	}
+	return out
+}
+
+func excerpt(s string, start, end int) string {
+	from, to := max(0, start-30), min(len(s), end+30)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	x := strings.Join(strings.Fields(s[from:to]), " ")
+	if from > 0 {
+		x = "…" + x
+	}
+	if to < len(s) {
+		x += "…"
+	}
+	return fmt.Sprintf("%q", x)
+}
+
+// schemaTexts collects the description and title strings of a JSON Schema.
+func schemaTexts(raw json.RawMessage) []string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 10 || len(out) > 200 {
+			return
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			for k, val := range x {
+				if s, ok := val.(string); ok && (k == "description" || k == "title") {
+					out = append(out, s)
+				}
+				walk(val, depth+1)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return out
+}
+
+// injectionFindings checks what the server tells the model: tool
+// descriptions and their schemas, prompt descriptions, server
+// instructions.
+func injectionFindings(man *m.Manifest) []Finding {
+	var out []Finding
+	check := func(subject, where string, texts ...string) {
+		for _, t := range texts {
+			for _, sign := range InjectionSigns(t) {
+				out = append(out, Finding{High, KindTool, "", subject,
+					where + " contains instructions aimed at the model", sign})
+			}
+		}
+	}
+	for _, t := range man.Tools {
+		check("tool "+t.Name, "the description of tool "+t.Name, append([]string{t.Title, t.Description}, schemaTexts(t.InputSchema)...)...)
+	}
+	for _, p := range man.Prompts {
+		check("prompt "+p.Name, "the description of prompt "+p.Name, p.Description)
+	}
+	check("server instructions", "the server's instructions", man.Server.Instructions)
+	return out
+}
