@@ -18,17 +18,18 @@ import (
 func main() {
 	server := flag.String("server", "npm:@modelcontextprotocol/server-memory", "npm spec of the server to measure")
 	runs := flag.Int("runs", 7, "runs per measurement")
+	exercise := flag.String("exercise", "npm:@modelcontextprotocol/server-everything", "server to exercise end to end (empty: skip)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *server, *runs); err != nil {
+	if err := run(ctx, *server, *runs, *exercise); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
 		stop()
 		os.Exit(3)
 	}
 }
 
-func run(ctx context.Context, server string, runs int) error {
+func run(ctx context.Context, server string, runs int, exercise string) error {
 	eng, err := sandbox.Connect(ctx)
 	if err != nil {
 		return err
@@ -39,5 +40,5 @@ func run(ctx context.Context, server string, runs int) error {
 		return err
 	}
 	d := audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: target.DefaultCacheDir()}}
-	return bench.Run(ctx, os.Stdout, d, bench.Options{Server: server, Runs: runs})
+	return bench.Run(ctx, os.Stdout, d, bench.Options{Server: server, Runs: runs, Exercise: exercise})
 }

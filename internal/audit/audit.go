@@ -171,11 +171,13 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
+	t0 := time.Now()
 	p, err := Prepare(ctx, d, o)
 	if err != nil {
 		return nil, err
 	}
 	defer p.Close()
+	d.Log.Debug("prepared", "ms", time.Since(t0).Milliseconds())
 	return execute(ctx, d, o, p)
 }
 

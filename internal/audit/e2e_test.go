@@ -184,6 +184,13 @@ func TestFixtureBehaviors(t *testing.T) {
 			if man.Outcome.Status != m.StatusNoHandshake {
 				t.Errorf("outcome %+v", man.Outcome)
 			}
+			// It ignores the end of its input: the entrypoint must end it
+			// on request, without the engine's SIGKILL.
+			for _, n := range man.Run.Notes {
+				if strings.Contains(n, "killed by the engine") {
+					t.Errorf("note: %s", n)
+				}
+			}
 		}},
 		{"leak-env", func(t *testing.T, man *m.Manifest) {
 			st := man.PhaseByName(m.PhaseStartup)

@@ -123,6 +123,7 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 		seg.window(m.PhaseIdle, tStartupEnd)
 	}
 	deadlineHit := runCtx.Err() != nil && ctx.Err() == nil
+	log.Debug("stopping", "ms", time.Since(started).Milliseconds())
 	for _, s := range segments {
 		s.client.Close()
 		if err := s.finish(ctx, o.MaxTraceBytes); err != nil {
@@ -134,6 +135,12 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err() // interrupted: the deferred cleanup removes everything
+	}
+	log.Debug("collected", "ms", time.Since(started).Milliseconds())
+	for _, s := range segments {
+		if s.run.Forced {
+			man.Run.Notes = append(man.Run.Notes, "the sandbox did not stop on request and was killed by the engine")
+		}
 	}
 	ses.noise = 0
 	for _, s := range segments {

@@ -138,6 +138,9 @@ type Run struct {
 	waitErr error
 	once    sync.Once
 	sink    *sinkRun
+	// Forced is set when the entrypoint did not end the run on request and
+	// the engine had to kill the container.
+	Forced bool
 }
 
 func (l Limits) withDefaults() Limits {
@@ -388,14 +391,18 @@ func (r *Run) TraceSize(ctx context.Context) (int64, error) {
 // user, and finally kills the container. It returns once the container
 // has exited.
 func (r *Run) Stop(ctx context.Context, grace time.Duration) error {
+	t0 := time.Now()
 	_ = r.CloseStdin()
 	if r.waitDone(ctx, grace) {
+		r.sb.log().Debug("server exited after stdin closed", "ms", time.Since(t0).Milliseconds())
 		return nil
 	}
 	_, _ = r.sb.Engine.ContainerKill(context.WithoutCancel(ctx), r.ID, client.ContainerKillOptions{Signal: "TERM"})
 	if r.waitDone(ctx, 10*time.Second) {
+		r.sb.log().Debug("server stopped by the entrypoint", "ms", time.Since(t0).Milliseconds())
 		return nil
 	}
+	r.Forced = true
 	_, _ = r.sb.Engine.ContainerKill(context.WithoutCancel(ctx), r.ID, client.ContainerKillOptions{Signal: "KILL"})
 	if r.waitDone(context.WithoutCancel(ctx), 10*time.Second) {
 		return nil

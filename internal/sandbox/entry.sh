@@ -49,7 +49,7 @@ cd "$WORKDIR" || cd "$HOME"
 stop() {
 	# Every process of the server's user: the server and anything it
 	# started, including daemons that left its process group.
-	as_user sh -c "kill -s KILL -1" 2>/dev/null
+	as_user sh -c "kill -s KILL -- -1" 2>/dev/null
 }
 trap stop TERM INT
 

@@ -213,6 +213,7 @@ func (s *Sandbox) collectSink(ctx context.Context, sr *sinkRun, max int64) ([]by
 	case <-time.After(5 * time.Second):
 		_, _ = s.Engine.ContainerKill(ctx, sr.id, client.ContainerKillOptions{Signal: "KILL"})
 	}
+	s.log().Debug("sink stopped")
 	res, err := s.Engine.CopyFromContainer(ctx, sr.id, client.CopyFromContainerOptions{SourcePath: sinkLog})
 	if err != nil {
 		return nil, fmt.Errorf("copying sink log: %w", err)
