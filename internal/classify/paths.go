@@ -61,18 +61,15 @@ func (l Layout) Normalize(p string) string {
 		p = reProcPID.ReplaceAllString(p, "/proc/<pid>$1")
 	}
 	p = reTaskTID.ReplaceAllString(p, "/task/<tid>$1")
-	switch {
-	case isTemp(p):
-		p = normalizeTemp(p)
-	case strings.HasPrefix(p, "~") || strings.HasPrefix(p, "<workspace>"):
-		// Atomic writes and caches use random names here too
-		// (memory.jsonl.3d5f…1db6.tmp): star long hex runs, UUIDs and
-		// timestamps, keep the rest.
-		p = reUUID.ReplaceAllString(p, "*")
-		p = reLongHex.ReplaceAllString(p, "*")
-		p = reLongDigits.ReplaceAllString(p, "*")
+	if isTemp(p) {
+		return normalizeTemp(p)
 	}
-	return p
+	// Atomic writes and caches use random names anywhere
+	// (<pkg>/dist/memory.jsonl.3d5f…1db6.tmp): star long hex runs, UUIDs
+	// and timestamps, keep the rest.
+	p = reUUID.ReplaceAllString(p, "*")
+	p = reLongHex.ReplaceAllString(p, "*")
+	return reLongDigits.ReplaceAllString(p, "*")
 }
 
 func within(p, root string) bool {
