@@ -14,6 +14,7 @@ require (
 	github.com/moby/profiles/seccomp v0.3.0
 	github.com/opencontainers/runtime-spec v1.2.1
 	github.com/rogpeppe/go-internal v1.16.0
+	github.com/sergi/go-diff v1.4.0
 	github.com/vishvananda/netlink v1.3.1
 	golang.org/x/sys v0.47.0
 )

@@ -38,7 +38,19 @@ func (s Severity) String() string {
 }
 
 // MarshalText encodes the severity name.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+func (s Severity) MarshalText() ([]byte, error) {
+	if s > Critical {
+		return []byte("none"), nil
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText decodes a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	*s = v
+	return err
+}
 
 // ParseSeverity parses a severity name; "none" means nothing fails.
 func ParseSeverity(s string) (Severity, error) {

@@ -1,0 +1,230 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+// Formats for diff reports.
+const (
+	FormatText     = "text"
+	FormatJSON     = "json"
+	FormatMarkdown = "markdown"
+)
+
+// DiffReport is one server's comparison with context for rendering.
+type DiffReport struct {
+	// Server is the name in the configuration ("" for ad-hoc diffs).
+	Server string `json:"server,omitempty"`
+	// Baseline is false when there was no baseline: findings are then the
+	// new version's absolute findings.
+	Baseline bool         `json:"baseline"`
+	Result   *diff.Result `json:"result"`
+	// Accept is the command that records the new version as the baseline.
+	Accept string `json:"accept,omitempty"`
+	// Error is set when the audit of this server could not run.
+	Error string `json:"error,omitempty"`
+}
+
+// WriteDiffs renders reports in a format.
+func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
+	switch format {
+	case FormatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Reports []DiffReport `json:"reports"`
+		}{nonNilReports(reports)})
+	case FormatMarkdown:
+		return markdownDiffs(w, reports)
+	case FormatText, "":
+		for i, r := range reports {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			textDiff(w, r)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+}
+
+func nonNilReports(r []DiffReport) []DiffReport {
+	if r == nil {
+		return []DiffReport{}
+	}
+	return r
+}
+
+func title(r DiffReport) string {
+	if r.Result == nil {
+		return r.Server
+	}
+	name := r.Result.New.Name
+	if r.Server != "" && r.Server != name {
+		name = r.Server + " (" + name + ")"
+	}
+	if !r.Baseline {
+		return fmt.Sprintf("%s %s (no baseline)", name, r.Result.New.Version)
+	}
+	return fmt.Sprintf("%s %s → %s", name, r.Result.Old.Version, r.Result.New.Version)
+}
+
+func textDiff(w io.Writer, r DiffReport) {
+	fmt.Fprintf(w, "mcp-audit diff: %s\n", title(r))
+	if r.Error != "" {
+		fmt.Fprintf(w, "  audit failed: %s\n", r.Error)
+		return
+	}
+	res := r.Result
+	if len(res.Findings) == 0 {
+		fmt.Fprintln(w, "findings: none")
+	} else {
+		fmt.Fprintf(w, "findings: %d\n", len(res.Findings))
+		for _, f := range res.Findings {
+			where := ""
+			if f.Phase != "" {
+				where = " [" + f.Phase + "]"
+			}
+			fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), f.Summary, where)
+			if f.Evidence != "" {
+				fmt.Fprintf(w, "           evidence: %s\n", f.Evidence)
+			}
+		}
+	}
+	if len(res.Changes) > 0 {
+		fmt.Fprintf(w, "changes: %d\n", len(res.Changes))
+		for _, c := range res.Changes {
+			sign := map[string]string{diff.Added: "+", diff.Removed: "-", diff.Changed: "~"}[c.Op]
+			where := ""
+			if c.Phase != "" {
+				where = " [" + c.Phase + "]"
+			}
+			line := fmt.Sprintf("  %s %-8s %s%s", sign, c.Area, c.Subject, where)
+			if c.Detail != "" {
+				line += ": " + c.Detail
+			}
+			fmt.Fprintln(w, line)
+		}
+	} else {
+		fmt.Fprintln(w, "changes: none")
+	}
+	fmt.Fprintf(w, "verdict: %s (fail on %s)\n", res.Verdict, res.FailOn)
+	if r.Accept != "" && len(res.Findings) > 0 {
+		fmt.Fprintf(w, "to accept this version as the new baseline: %s\n", r.Accept)
+	}
+}
+
+// MarkdownMarker is the hidden marker of mcp-audit's sticky PR comment.
+const MarkdownMarker = "<!-- mcp-audit-report -->"
+
+var icons = map[policy.Severity]string{policy.Critical: "🔴", policy.High: "🟠", policy.Medium: "🟡", policy.Low: "🔵", policy.Info: "⚪"}
+
+func markdownDiffs(w io.Writer, reports []DiffReport) error {
+	failed := 0
+	for _, r := range reports {
+		if r.Error != "" || r.Result != nil && r.Result.Verdict == "fail" {
+			failed++
+		}
+	}
+	fmt.Fprintln(w, MarkdownMarker)
+	switch {
+	case len(reports) == 0:
+		fmt.Fprintln(w, "## mcp-audit: no MCP servers to check")
+	case failed == 0:
+		fmt.Fprintf(w, "## mcp-audit: ✅ %d server(s) within policy\n", len(reports))
+	default:
+		fmt.Fprintf(w, "## mcp-audit: ❌ %d of %d server(s) fail policy\n", failed, len(reports))
+	}
+	for _, r := range reports {
+		fmt.Fprintf(w, "\n### %s\n\n", md(title(r)))
+		if r.Error != "" {
+			fmt.Fprintf(w, "❌ The audit could not run: %s\n", md(r.Error))
+			continue
+		}
+		res := r.Result
+		verdict := "✅ within policy"
+		if res.Verdict == "fail" {
+			verdict = "❌ fails policy"
+		}
+		fmt.Fprintf(w, "%s (fails on %s and above). ", verdict, res.FailOn)
+		if !r.Baseline {
+			fmt.Fprint(w, "No baseline yet: these are all findings of this version.")
+		} else {
+			fmt.Fprintf(w, "%d behavior change(s) since the baseline.", len(res.Changes))
+		}
+		fmt.Fprintln(w)
+		if len(res.Findings) > 0 {
+			fmt.Fprintln(w, "\n| Severity | Finding | Phase | Evidence |\n|---|---|---|---|")
+			for _, f := range res.Findings {
+				fmt.Fprintf(w, "| %s %s | %s | %s | %s |\n", icons[f.Severity], f.Severity, md(f.Summary), mdCode(f.Phase), mdCode(f.Evidence))
+			}
+		}
+		if len(res.Changes) > 0 {
+			fmt.Fprintf(w, "\n<details><summary>All %d behavior changes</summary>\n\n| | Area | Phase | What | Detail |\n|---|---|---|---|---|\n", len(res.Changes))
+			for i, c := range res.Changes {
+				if i == 200 {
+					fmt.Fprintf(w, "| | … | | %d more in the JSON report | |\n", len(res.Changes)-200)
+					break
+				}
+				sign := map[string]string{diff.Added: "➕", diff.Removed: "➖", diff.Changed: "✏️"}[c.Op]
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", sign, c.Area, mdCode(c.Phase), mdCode(c.Subject), mdCode(c.Detail))
+			}
+			fmt.Fprintln(w, "\n</details>")
+		}
+		if r.Accept != "" && len(res.Findings) > 0 {
+			fmt.Fprintf(w, "\nIf this behavior is expected, accept it as the new baseline:\n\n```sh\n%s\n```\n", strings.ReplaceAll(r.Accept, "`", ""))
+		}
+	}
+	return nil
+}
+
+// md escapes untrusted text for a Markdown table cell: no HTML, no
+// links, no emphasis, no line breaks, no pipes.
+func md(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '|':
+			b.WriteString("\\|")
+		case '\\', '`', '*', '_', '[', ']', '#', '!', '~', '@':
+			b.WriteString("\\" + string(r))
+		default:
+			b.WriteRune(r)
+		}
+	}
+	out := b.String()
+	if len(out) > 600 {
+		out = out[:600] + "…"
+	}
+	return out
+}
+
+// mdCode shows untrusted text verbatim in a code span, safely: HTML
+// entities are not interpreted in code spans, so the text is put in a
+// <code> element with escaping instead.
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;", "`", "&#96;", "\\", "&#92;",
+		"*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "@", "&#64;")
+	return "<code>" + r.Replace(s) + "</code>"
+}
