@@ -17,6 +17,7 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/vishvananda/netlink v1.3.1
 	golang.org/x/sys v0.47.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (

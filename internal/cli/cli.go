@@ -54,6 +54,10 @@ func commands() []command {
 	return []command{
 		{"audit", "audit one MCP server and write its behavior manifest", runAudit},
 		{"sink", "", runSink}, // internal: the network sink inside the sandbox
+		{"diff", "compare two manifests and judge what changed", runDiff},
+		{"check", "audit the servers of mcp-audit.yml and compare each with its baseline", runCheck},
+		{"baseline", "record reviewed manifests as baselines (baseline update)", runBaseline},
+		{"discover", "list npm releases newer than the baselines", runDiscover},
 		{"image", "build or inspect the sandbox image (image build [--flavor offline|dockerfile])", runImage},
 		{"cleanup", "remove sandbox containers left behind by interrupted runs", runCleanup},
 		{"version", "print the version", runVersion},

@@ -344,6 +344,9 @@ type Run struct {
 	// StdoutNoise counts non-JSON lines the server printed on stdout.
 	StdoutNoise int      `json:"stdout_noise,omitempty"`
 	Notes       []string `json:"notes"`
+	// Unstable lists behavior seen in only some of several runs (--runs);
+	// the phases keep what every run did.
+	Unstable []string `json:"unstable,omitempty"`
 }
 
 // PhaseTiming is how long a phase lasted in this run.

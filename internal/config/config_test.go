@@ -1,0 +1,93 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParse(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "server.json"), []byte(`{
+  "name": "io.github.acme/weather", "version": "1.4.0",
+  "packages": [{"registryType": "npm", "identifier": "@acme/weather-mcp", "version": "1.4.0",
+    "packageArguments": [{"type": "named", "name": "--units", "value": "metric"}],
+    "environmentVariables": [{"name": "WEATHER_API_KEY", "isSecret": true}, {"name": "LOG_LEVEL", "default": "info"}]}]
+}`), 0o644)
+	os.MkdirAll(filepath.Join(dir, "local"), 0o755)
+	cfg, err := Parse(filepath.Join(dir, "mcp-audit.yml"), []byte(`
+fail_on: high
+network: sinkhole
+idle: {quiet: 1s, max: 10s}
+servers:
+  memory:
+    target: npm:@modelcontextprotocol/server-memory
+    range: ^2026
+  mail:
+    target: npm:postmark-mcp@1.0.15
+    canary_env: [POSTMARK_SERVER_TOKEN]
+    tool_args:
+      send_email: {to: caller@mcp-audit.test, subject: hi}
+    allow:
+      hosts: ["api.postmarkapp.example", "*.postmark.example"]
+  weather:
+    server_json: server.json
+  mine:
+    target: ./local
+    args: ["{workspace}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range cfg.Servers {
+		names = append(names, s.Name)
+	}
+	if diff := cmp.Diff([]string{"mail", "memory", "mine", "weather"}, names); diff != "" {
+		t.Errorf("servers (-want +got):\n%s", diff)
+	}
+	mail := cfg.Server("mail")
+	if mail.Version != "1.0.15" || mail.Spec.Name != "postmark-mcp" || string(mail.ToolArgsJSON["send_email"]) != `{"subject":"hi","to":"caller@mcp-audit.test"}` {
+		t.Errorf("mail %+v", mail)
+	}
+	if mem := cfg.Server("memory"); mem.Range != "^2026" || mem.Version != "" {
+		t.Errorf("memory %+v", mem)
+	}
+	w := cfg.Server("weather")
+	if w.Target != "npm:@acme/weather-mcp" || w.Version != "1.4.0" || !cmp.Equal(w.Args, []string{"--units", "metric"}) ||
+		!cmp.Equal(w.CanaryEnv, []string{"WEATHER_API_KEY"}) || w.Env["LOG_LEVEL"] != "info" {
+		t.Errorf("weather from server.json %+v", w)
+	}
+	if cfg.Server("mine").Spec.Kind != "dir" {
+		t.Errorf("local target not resolved against the file: %+v", cfg.Server("mine").Spec)
+	}
+	if cfg.BaselineDir() != filepath.Join(dir, "baselines") {
+		t.Errorf("baseline dir %s", cfg.BaselineDir())
+	}
+}
+
+func TestErrorsNameFileAndLine(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"servers:\n  a:\n    target: npm:x\n    frobnicate: 1\n", "c.yml:4: server a: unknown setting \"frobnicate\""},
+		{"fail_on: sometimes\nservers: {a: {target: npm:x}}\n", "fail_on: unknown severity"},
+		{"servers:\n  a:\n    target: npm:x\n    version: ^1\n", "c.yml:4: server a: version \"^1\" is not an exact"},
+		{"servers:\n  a:\n    target: npm:x\n    network: wide\n", "c.yml:4: server a: network"},
+		{"servers:\n  a:\n    target: ./nope\n", "c.yml:3: server a:"},
+		{"servers:\n  a:\n    range: ^1\n", "c.yml:2: server a: target is missing"},
+		{"servers:\n  a:\n    target: npm:x\n    tool_args: {t: 5}\n", "c.yml:4: server a: tool_args.t must be a mapping"},
+		{"servers:\n  a:\n    target: npm:x\n    allow: {hosts: [\"api.*.com\"]}\n", "c.yml:4: server a: allow host"},
+		{"nope: 1\n", "field nope not found"},
+		{"fail_on: high\n", "no servers"},
+		{"servers:\n  a:\n    target: npm:x\n    idle: 3\n", "c.yml:4: server a: unknown setting \"idle\""},
+		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:2: server a: cannot unmarshal"},
+	} {
+		_, err := Parse("c.yml", []byte(tc.yaml))
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q:\n got %v\nwant …%s…", tc.yaml, err, tc.want)
+		}
+	}
+}

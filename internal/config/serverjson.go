@@ -1,0 +1,107 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// serverJSON is the part of an MCP registry server.json mcp-audit uses.
+// Field names follow the registry schema (camelCase); the snake_case of
+// earlier drafts is accepted too.
+type serverJSON struct {
+	Name     string `json:"name"`
+	Version  string `json:"version"`
+	Packages []struct {
+		RegistryType     string    `json:"registryType"`
+		RegistryTypeOld  string    `json:"registry_type"`
+		RegistryName     string    `json:"registry_name"`
+		Identifier       string    `json:"identifier"`
+		NameOld          string    `json:"name"`
+		Version          string    `json:"version"`
+		PackageArguments []argJSON `json:"packageArguments"`
+		PackageArgsOld   []argJSON `json:"package_arguments"`
+		Env              []envJSON `json:"environmentVariables"`
+		EnvOld           []envJSON `json:"environment_variables"`
+	} `json:"packages"`
+}
+
+type argJSON struct {
+	Type    string `json:"type"` // positional or named
+	Name    string `json:"name"`
+	Value   string `json:"value"`
+	Default string `json:"default"`
+}
+
+type envJSON struct {
+	Name     string `json:"name"`
+	IsSecret bool   `json:"isSecret"`
+	IsSecOld bool   `json:"is_secret"`
+	Value    string `json:"value"`
+	Default  string `json:"default"`
+}
+
+// fromServerJSON fills the server from a registry server.json: the npm
+// package and version, its arguments, and its environment variables
+// (secrets become canaries; others take their value or default, or a
+// canary when they have none, so that the server can start).
+func (s *Server) fromServerJSON(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var sj serverJSON
+	if err := json.NewDecoder(io.LimitReader(f, 4<<20)).Decode(&sj); err != nil {
+		return fmt.Errorf("reading %s: %v", path, err)
+	}
+	for _, p := range sj.Packages {
+		typ := strings.ToLower(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
+		if typ != "npm" {
+			continue
+		}
+		id := p.Identifier
+		if id == "" {
+			id = p.NameOld
+		}
+		if id == "" {
+			return fmt.Errorf("%s: npm package without identifier", path)
+		}
+		s.Target = "npm:" + id
+		if s.Version == "" && s.Range == "" {
+			s.Version = p.Version
+		}
+		for _, a := range append(p.PackageArguments, p.PackageArgsOld...) {
+			v := a.Value
+			if v == "" {
+				v = a.Default
+			}
+			if a.Type == "named" {
+				s.Args = append(s.Args, a.Name)
+			}
+			if v != "" {
+				s.Args = append(s.Args, v)
+			}
+		}
+		for _, e := range append(p.Env, p.EnvOld...) {
+			v := e.Value
+			if v == "" {
+				v = e.Default
+			}
+			if e.IsSecret || e.IsSecOld || v == "" {
+				s.CanaryEnv = append(s.CanaryEnv, e.Name)
+				continue
+			}
+			if s.Env == nil {
+				s.Env = map[string]string{}
+			}
+			if _, set := s.Env[e.Name]; !set {
+				s.Env[e.Name] = v
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s has no npm package", path)
+}

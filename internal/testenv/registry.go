@@ -1,0 +1,157 @@
+package testenv
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/Masterminds/semver/v3"
+)
+
+// Registry is a small npm registry on loopback: packuments, tarballs, and
+// `npm publish`. Tests publish fixture packages with the real npm client
+// and audit them with the real install path, with no traffic leaving the
+// machine.
+type Registry struct {
+	URL  string
+	srv  *httptest.Server
+	mu   sync.Mutex
+	pkgs map[string]map[string]json.RawMessage // name -> version -> version document
+	tgz  map[string][]byte                     // "name/-/file.tgz" -> bytes
+}
+
+// NewRegistry starts a registry; it stops when the test ends.
+func NewRegistry(t testing.TB) *Registry {
+	r := &Registry{pkgs: map[string]map[string]json.RawMessage{}, tgz: map[string][]byte{}}
+	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
+	r.URL = r.srv.URL + "/"
+	t.Cleanup(r.srv.Close)
+	return r
+}
+
+func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
+	p, _ := url.PathUnescape(strings.TrimPrefix(req.URL.EscapedPath(), "/"))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i := strings.Index(p, "/-/"); i > 0 && req.Method == http.MethodGet {
+		b, ok := r.tgz[p]
+		if !ok {
+			http.NotFound(w, req)
+			return
+		}
+		w.Write(b)
+		return
+	}
+	switch req.Method {
+	case http.MethodGet:
+		vs, ok := r.pkgs[p]
+		if !ok {
+			http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
+			return
+		}
+		latest := ""
+		var all []*semver.Version
+		for v := range vs {
+			if sv, err := semver.NewVersion(v); err == nil && sv.Prerelease() == "" {
+				all = append(all, sv)
+			}
+		}
+		sort.Sort(semver.Collection(all))
+		if len(all) > 0 {
+			latest = all[len(all)-1].Original()
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"name": p, "dist-tags": map[string]string{"latest": latest}, "versions": vs})
+	case http.MethodPut:
+		var doc struct {
+			Versions    map[string]json.RawMessage `json:"versions"`
+			Attachments map[string]struct {
+				Data string `json:"data"`
+			} `json:"_attachments"`
+		}
+		if err := json.NewDecoder(io.LimitReader(req.Body, 64<<20)).Decode(&doc); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		if r.pkgs[p] == nil {
+			r.pkgs[p] = map[string]json.RawMessage{}
+		}
+		for file, a := range doc.Attachments {
+			b, err := base64.StdEncoding.DecodeString(a.Data)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			r.tgz[p+"/-/"+filepath.Base(file)] = b
+		}
+		for v, raw := range doc.Versions {
+			if _, exists := r.pkgs[p][v]; exists {
+				http.Error(w, `{"error":"cannot publish over an existing version"}`, http.StatusForbidden)
+				return
+			}
+			var vd map[string]any
+			json.Unmarshal(raw, &vd)
+			if dist, ok := vd["dist"].(map[string]any); ok {
+				// Serve the tarball from here, whatever URL npm computed.
+				if u, ok := dist["tarball"].(string); ok {
+					dist["tarball"] = r.URL + p + "/-/" + filepath.Base(u)
+				}
+			}
+			b, _ := json.Marshal(vd)
+			r.pkgs[p][v] = b
+		}
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, `{"ok":true}`)
+	default:
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+	}
+}
+
+// Env returns environment settings that point npm and mcp-audit at the
+// registry, with a throwaway user config holding a dummy token.
+func (r *Registry) Env(t testing.TB) []string {
+	dir := t.TempDir()
+	rc := filepath.Join(dir, "npmrc")
+	host := strings.TrimPrefix(r.URL, "http:")
+	os.WriteFile(rc, []byte("registry="+r.URL+"\n"+host+":_authToken=test-token\n"), 0o600)
+	return []string{"NPM_CONFIG_REGISTRY=" + r.URL, "NPM_CONFIG_USERCONFIG=" + rc}
+}
+
+// PublishFixture publishes a version of the fixture server whose bin runs
+// it with the given modes, using `npm publish --ignore-scripts`.
+func (r *Registry) PublishFixture(t testing.TB, fixtureDir, name, version string, modes ...string) {
+	t.Helper()
+	dir := t.TempDir()
+	server, err := os.ReadFile(filepath.Join(fixtureDir, "server.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := json.Marshal(modes)
+	files := map[string]string{
+		"package.json": fmt.Sprintf(`{"name":%q,"version":%q,"bin":{"fixture":"cli.js"},"license":"MIT"}`, name, version),
+		"server.js":    string(server),
+		"cli.js":       "#!/usr/bin/env node\nprocess.argv.splice(2, 0, ..." + string(m) + ");\nrequire('./server.js');\n",
+	}
+	for f, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("npm", "publish", "--ignore-scripts", "--registry="+r.URL, "--loglevel=error")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), r.Env(t)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm publish %s@%s: %v\n%s", name, version, err, out)
+	}
+}
