@@ -73,3 +73,34 @@ func TestJSONReportRoundTrips(t *testing.T) {
 		t.Fatalf("%v %+v", err, v)
 	}
 }
+
+func TestSARIF(t *testing.T) {
+	var buf bytes.Buffer
+	s := SARIF{ConfigPath: "mcp-audit.yml", Lines: map[string]int{"mail": 7}, Version: "test"}
+	if err := s.Write(&buf, sampleDiff()); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "diff.sarif", buf.Bytes())
+	var v struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &v); err != nil || v.Version != "2.1.0" || len(v.Runs[0].Results) != 5 {
+		t.Fatalf("%v %+v", err, v)
+	}
+	if r := v.Runs[0].Results[0]; r.Level != "error" || r.Locations[0].PhysicalLocation.Region.StartLine != 7 {
+		t.Errorf("first result %+v", r)
+	}
+}

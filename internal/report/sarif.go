@@ -1,0 +1,177 @@
+package report
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+// SARIF renders findings as SARIF 2.1.0 for code scanning. Every result
+// points at the server's entry in the configuration file, the line a
+// reviewer would change to accept or reject the version.
+type SARIF struct {
+	ConfigPath string         // repository-relative path of mcp-audit.yml
+	Lines      map[string]int // server name -> line in ConfigPath
+	Version    string         // mcp-audit version
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Version        string      `json:"version,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	Name                 string         `json:"name"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	DefaultConfiguration sarifLevel     `json:"defaultConfiguration"`
+	Properties           map[string]any `json:"properties"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifLevel struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          map[string]any    `json:"properties"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation struct {
+		ArtifactLocation struct {
+			URI string `json:"uri"`
+		} `json:"artifactLocation"`
+		Region struct {
+			StartLine int `json:"startLine"`
+		} `json:"region"`
+	} `json:"physicalLocation"`
+}
+
+var ruleText = map[string]string{
+	policy.KindCanary:        "A planted fake credential was read, modified, sent or returned",
+	policy.KindPersistence:   "Modified a shell startup, autostart or scheduling file",
+	policy.KindAIConfig:      "Accessed AI client configuration",
+	policy.KindSensitive:     "Accessed a credential or private file",
+	policy.KindAntiAnalysis:  "Read a file that reveals tracing or a container",
+	policy.KindHost:          "Contacted a host that is not allow-listed",
+	policy.KindListener:      "Opened a listening socket",
+	policy.KindProcess:       "Started a process",
+	policy.KindShell:         "Started a shell",
+	policy.KindEscape:        "Anti-analysis or sandbox escape attempt",
+	policy.KindSystemFile:    "Read a system or home file",
+	policy.KindWrite:         "Wrote outside its package and temp",
+	policy.KindOutcome:       "The server did not run normally",
+	policy.KindTool:          "Tool description or schema change, or instructions aimed at the model",
+	policy.KindTrace:         "The evidence is incomplete",
+	policy.KindInstallScript: "Ran an install script",
+	"payload":                "A request payload changed: new field, recipient or host",
+}
+
+func level(s policy.Severity) string {
+	switch {
+	case s >= policy.High:
+		return "error"
+	case s == policy.Medium:
+		return "warning"
+	}
+	return "note"
+}
+
+func securitySeverity(s policy.Severity) string {
+	return []string{"1.0", "3.0", "5.5", "8.0", "9.5"}[min(int(s), 4)]
+}
+
+// Write renders the findings of reports.
+func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
+	cfg := s.ConfigPath
+	if cfg == "" {
+		cfg = "mcp-audit.yml"
+	}
+	used := map[string]bool{}
+	var results []sarifResult
+	for _, r := range reports {
+		if r.Result == nil {
+			continue
+		}
+		for _, f := range r.Result.Findings {
+			used[f.Kind] = true
+			var loc sarifLocation
+			loc.PhysicalLocation.ArtifactLocation.URI = cfg
+			loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
+			msg := fmt.Sprintf("%s %s: %s", r.Result.New.Name, r.Result.New.Version, f.Summary)
+			if f.Phase != "" {
+				msg += " [" + f.Phase + "]"
+			}
+			if f.Evidence != "" {
+				msg += ". Evidence: " + f.Evidence
+			}
+			sum := sha256.Sum256([]byte(r.Server + "\x00" + f.Key()))
+			results = append(results, sarifResult{
+				RuleID: f.Kind, Level: level(f.Severity), Message: sarifText{msg},
+				Locations:           []sarifLocation{loc},
+				PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
+				Properties: map[string]any{"security-severity": securitySeverity(f.Severity), "severity": f.Severity.String(),
+					"server": r.Server, "version": r.Result.New.Version},
+			})
+		}
+	}
+	var kinds []string
+	for k := range used {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	rules := []sarifRule{}
+	for _, k := range kinds {
+		text := ruleText[k]
+		if text == "" {
+			text = k
+		}
+		rules = append(rules, sarifRule{ID: k, Name: k, ShortDescription: sarifText{text},
+			DefaultConfiguration: sarifLevel{"warning"},
+			Properties:           map[string]any{"tags": []string{"security", "mcp"}}})
+	}
+	if results == nil {
+		results = []sarifResult{}
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []sarifRun{{Tool: sarifTool{Driver: sarifDriver{Name: "mcp-audit",
+			InformationURI: "https://github.com/mcp-audit/mcp-audit", Version: s.Version, Rules: rules}}, Results: results}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
