@@ -27,7 +27,10 @@ import (
 // CheckOptions is what `mcp-audit check` does; the GitHub Action fills the
 // same struct from its inputs.
 type CheckOptions struct {
-	Config      string
+	Config string
+	// ConfigName is how the configuration is named in printed commands
+	// (the repository-relative path in the Action); default Config.
+	ConfigName  string
 	Servers     []string // empty: all
 	NewReleases bool     // audit every version newer than the baseline
 	Force       bool     // audit even when the candidate is the baseline
@@ -259,8 +262,8 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 
 func (c *checker) accept(s *config.Server, version string) string {
 	cmd := "mcp-audit baseline update"
-	if c.opts.Config != config.DefaultFile {
-		cmd += " --config " + c.opts.Config
+	if name := firstNonEmpty(c.opts.ConfigName, c.opts.Config); name != config.DefaultFile {
+		cmd += " --config " + name
 	}
 	cmd += " --server " + s.Name
 	if version != "" {

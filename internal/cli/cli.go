@@ -53,7 +53,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"audit", "audit one MCP server and write its behavior manifest", runAudit},
-		{"sink", "", runSink}, // internal: the network sink inside the sandbox
+		{"sink", "", runSink},     // internal: the network sink inside the sandbox
+		{"action", "", runAction}, // the GitHub Action's entrypoint (action.yml)
 		{"diff", "compare two manifests and judge what changed", runDiff},
 		{"check", "audit the servers of mcp-audit.yml and compare each with its baseline", runCheck},
 		{"baseline", "record reviewed manifests as baselines (baseline update)", runBaseline},

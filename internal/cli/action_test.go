@@ -1,0 +1,287 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/testenv"
+)
+
+const token = "ghs_testtoken1234567890"
+
+// actionEnv is a fake GitHub Actions environment around a workspace.
+type actionEnv struct {
+	t       *testing.T
+	vars    map[string]string
+	ws      string
+	outputs string
+	summary string
+}
+
+func newActionEnv(t *testing.T, ws, event string, api *testenv.GitHub, inputs map[string]string) *actionEnv {
+	t.Helper()
+	dir := t.TempDir()
+	e := &actionEnv{t: t, ws: ws, outputs: filepath.Join(dir, "output"), summary: filepath.Join(dir, "summary")}
+	payload, err := os.ReadFile(filepath.Join("testdata", "events", event+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSpace(gitOut(t, ws, "rev-list", "--max-parents=0", "HEAD"))
+	payload = bytes.ReplaceAll(payload, []byte("BASE_SHA"), []byte(base))
+	eventPath := filepath.Join(dir, "event.json")
+	os.WriteFile(eventPath, payload, 0o644)
+	os.WriteFile(e.outputs, nil, 0o644)
+	os.WriteFile(e.summary, nil, 0o644)
+	e.vars = map[string]string{
+		"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event, "GITHUB_EVENT_PATH": eventPath,
+		"GITHUB_WORKSPACE": ws, "GITHUB_REPOSITORY": "acme/tools", "GITHUB_OUTPUT": e.outputs,
+		"GITHUB_STEP_SUMMARY": e.summary, "RUNNER_TEMP": dir, "GITHUB_REF_NAME": "main",
+		"INPUT_GITHUB-TOKEN": token, "INPUT_COMMENT": "true", "INPUT_CONFIG": "mcp-audit.yml",
+	}
+	if api != nil {
+		e.vars["GITHUB_API_URL"] = strings.TrimSuffix(api.URL, "/")
+	}
+	for k, v := range inputs {
+		e.vars["INPUT_"+strings.ToUpper(k)] = v
+	}
+	return e
+}
+
+func (e *actionEnv) run() (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	getenv := func(k string) string {
+		if v, ok := e.vars[k]; ok {
+			return v
+		}
+		return os.Getenv(k)
+	}
+	code = Run(ctx, []string{"action"}, nil, &out, &errb, getenv)
+	return code, out.String(), errb.String()
+}
+
+func (e *actionEnv) output(name string) string {
+	data, _ := os.ReadFile(e.outputs)
+	// name<<DELIMITER\nvalue\nDELIMITER
+	s := string(data)
+	i := strings.Index(s, name+"<<")
+	if i < 0 {
+		return ""
+	}
+	rest := s[i+len(name)+2:]
+	delim, body, _ := strings.Cut(rest, "\n")
+	val, _, _ := strings.Cut(body, "\n"+delim)
+	return val
+}
+
+func git(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t.example", "-c", "commit.gpgsign=false"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func gitOut(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return string(out)
+}
+
+// repo makes a workspace with a base commit holding files, then a head
+// commit applying change.
+func repo(t *testing.T, base map[string]string, change map[string]string) string {
+	t.Helper()
+	ws := t.TempDir()
+	git(t, ws, "init", "-q", "-b", "main")
+	write := func(files map[string]string) {
+		for p, body := range files {
+			os.MkdirAll(filepath.Dir(filepath.Join(ws, p)), 0o755)
+			os.WriteFile(filepath.Join(ws, p), []byte(body), 0o644)
+		}
+		git(t, ws, "add", "-A")
+		git(t, ws, "commit", "-q", "-m", "c")
+	}
+	write(base)
+	write(change)
+	return ws
+}
+
+// TestActionSkipsPullRequestsWithoutServerChanges needs no engine: a PR
+// that does not touch the configuration or baselines checks nothing.
+func TestActionSkipsPullRequestsWithoutServerChanges(t *testing.T) {
+	cfg := "servers:\n  mail:\n    target: npm:mail-mcp\n    version: 1.0.0\n"
+	ws := repo(t, map[string]string{"mcp-audit.yml": cfg}, map[string]string{"README.md": "docs\n"})
+	api := testenv.NewGitHub(t, token)
+	e := newActionEnv(t, ws, "pull_request", api, nil)
+	code, stdout, stderr := e.run()
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if e.output("verdict") != "pass" || len(api.Requests) != 0 {
+		t.Errorf("verdict %q, API requests %v", e.output("verdict"), api.Requests)
+	}
+	if !strings.Contains(stdout, "::add-mask::"+token) {
+		t.Error("the token must be masked first")
+	}
+	if strings.Count(stdout+stderr, token) != 1 {
+		t.Error("the token may appear only in the mask command")
+	}
+}
+
+func TestChangedServers(t *testing.T) {
+	base := "servers:\n  a:\n    target: npm:a\n    version: 1.0.0\n  b:\n    target: npm:b\n    version: 2.0.0\n  c:\n    target: npm:c\n"
+	head := "servers:\n  a:\n    target: npm:a\n    version: 1.0.1\n  b:\n    target: npm:b\n    version: 2.0.0\n  c:\n    target: npm:c\n  d:\n    target: npm:d\n"
+	ws := repo(t, map[string]string{"mcp-audit.yml": base, "baselines/npm/c/1.0.0.json": "{}"},
+		map[string]string{"mcp-audit.yml": head, "baselines/npm/c/1.0.0.json": "{\"x\":1}"})
+	cfg := mustLoad(t, filepath.Join(ws, "mcp-audit.yml"))
+	first := strings.TrimSpace(gitOut(t, ws, "rev-list", "--max-parents=0", "HEAD"))
+	got, _ := changedServers(ws, "mcp-audit.yml", first, cfg)
+	if strings.Join(got, ",") != "a,c,d" {
+		t.Errorf("changed %v, want a (version), c (baseline), d (new)", got)
+	}
+	got, why := changedServers(ws, "mcp-audit.yml", "", cfg)
+	if len(got) != 4 || !strings.Contains(why, "no base") {
+		t.Errorf("without a base every server: %v %s", got, why)
+	}
+}
+
+// TestActionPullRequestRugPull runs the entrypoint on a pull request that
+// bumps a server to a release with a hidden recipient: real engine, local
+// registry, fake GitHub API. The comment is created once and updated the
+// second time, and names the new behavior with its evidence.
+func TestActionPullRequestRugPull(t *testing.T) {
+	testenv.Image(t)
+	reg := testenv.NewRegistry(t)
+	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
+	reg.PublishFixture(t, fixture, "mail-fixture", "1.0.0", "mail")
+	reg.PublishFixture(t, fixture, "mail-fixture", "1.0.1", "mail", "mail-bcc")
+	for _, kv := range reg.Env(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cfgOld := "fail_on: high\nidle: {quiet: 500ms, min: 200ms}\nservers:\n  mail:\n    target: npm:mail-fixture\n    version: 1.0.0\n"
+	cfgNew := strings.Replace(cfgOld, "1.0.0", "1.0.1", 1)
+	// The base commit holds the reviewed baseline of 1.0.0.
+	tmp := t.TempDir()
+	os.WriteFile(filepath.Join(tmp, "mcp-audit.yml"), []byte(cfgOld), 0o644)
+	var out, errb bytes.Buffer
+	if code := Run(context.Background(), []string{"baseline", "update", "--config", filepath.Join(tmp, "mcp-audit.yml")}, nil, &out, &errb, os.Getenv); code != 0 {
+		t.Fatalf("baseline update: %d %s %s", code, out.String(), errb.String())
+	}
+	baselineJSON, err := os.ReadFile(filepath.Join(tmp, "baselines", "npm", "mail-fixture", "1.0.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := repo(t, map[string]string{"mcp-audit.yml": cfgOld, "baselines/npm/mail-fixture/1.0.0.json": string(baselineJSON)},
+		map[string]string{"mcp-audit.yml": cfgNew})
+	api := testenv.NewGitHub(t, token)
+	e := newActionEnv(t, ws, "pull_request", api, map[string]string{"sarif": "mcp-audit.sarif"})
+
+	for round := 1; round <= 2; round++ {
+		code, stdout, stderr := e.run()
+		if code != ExitFindings {
+			t.Fatalf("round %d: exit %d, want %d\n%s\n%s", round, code, ExitFindings, stdout, stderr)
+		}
+		comments := api.CommentsOf(42)
+		if len(comments) != 1 {
+			t.Fatalf("round %d: %d comments, want exactly one", round, len(comments))
+		}
+		body := comments[0].Body
+		for _, want := range []string{"<!-- mcp-audit-report -->", "mail-fixture) 1.0.0 → 1.0.1", "gained a field", "<code>Bcc</code>",
+			"carries an address the caller did not supply", "archive&#64;collector.example", "mcp-audit baseline update --server mail --version 1.0.1"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("round %d: comment lacks %q:\n%s", round, want, body)
+			}
+		}
+		if strings.Count(stdout+stderr, token) != 1 {
+			t.Errorf("round %d: the token was printed", round)
+		}
+		if !strings.Contains(stdout, "::error file=mcp-audit.yml,line=4,title=mcp-audit%3A mail high::") {
+			t.Errorf("round %d: no annotation on the server's line:\n%s", round, stdout)
+		}
+	}
+	if e.output("verdict") != "fail" || e.output("high") != "2" {
+		t.Errorf("outputs: verdict %q high %q", e.output("verdict"), e.output("high"))
+	}
+	summary, _ := os.ReadFile(e.summary)
+	if !strings.Contains(string(summary), "gained a field") {
+		t.Errorf("job summary:\n%s", summary)
+	}
+	if sarif, err := os.ReadFile(filepath.Join(ws, "mcp-audit.sarif")); err != nil || !strings.Contains(string(sarif), `"ruleId": "payload"`) {
+		t.Errorf("sarif: %v\n%s", err, sarif)
+	}
+	if rep, err := os.ReadFile(e.output("report")); err != nil || !strings.Contains(string(rep), "gained a field") {
+		t.Errorf("report output: %v", err)
+	}
+}
+
+// TestActionScheduledProposesBaselines: the scheduled run audits every new
+// release and proposes its baseline in one pull request.
+func TestActionScheduledProposesBaselines(t *testing.T) {
+	testenv.Image(t)
+	reg := testenv.NewRegistry(t)
+	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
+	reg.PublishFixture(t, fixture, "sched-fixture", "1.0.0")
+	for _, kv := range reg.Env(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cfg := "idle: {quiet: 500ms, min: 200ms}\nservers:\n  sched:\n    target: npm:sched-fixture\n    range: \"^1.0.0\"\n"
+	tmp := t.TempDir()
+	os.WriteFile(filepath.Join(tmp, "mcp-audit.yml"), []byte(cfg), 0o644)
+	var out, errb bytes.Buffer
+	if code := Run(context.Background(), []string{"baseline", "update", "--config", filepath.Join(tmp, "mcp-audit.yml")}, nil, &out, &errb, os.Getenv); code != 0 {
+		t.Fatalf("baseline update: %d %s", code, errb.String())
+	}
+	bj, _ := os.ReadFile(filepath.Join(tmp, "baselines", "npm", "sched-fixture", "1.0.0.json"))
+	ws := repo(t, map[string]string{"mcp-audit.yml": cfg, "baselines/npm/sched-fixture/1.0.0.json": string(bj)}, map[string]string{"x": "y"})
+	reg.PublishFixture(t, fixture, "sched-fixture", "1.0.1")
+	for _, event := range []string{"schedule", "workflow_dispatch"} {
+		api := testenv.NewGitHub(t, token)
+		e := newActionEnv(t, ws, event, api, map[string]string{"update-baselines": "true"})
+		code, stdout, stderr := e.run()
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d\n%s\n%s", event, code, stdout, stderr)
+		}
+		if len(api.Pulls) != 1 || !strings.Contains(api.Pulls[0].Body, "sched-fixture) 1.0.0 → 1.0.1") {
+			t.Fatalf("%s: pulls %+v", event, api.Pulls)
+		}
+		if _, ok := api.Files["baselines/npm/sched-fixture/1.0.1.json"]; !ok {
+			t.Errorf("%s: proposed files %v", event, keysOf(api.Files))
+		}
+		if e.output("pull-request") == "" {
+			t.Errorf("%s: no pull-request output", event)
+		}
+	}
+}
+
+func keysOf[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func mustLoad(t *testing.T, path string) *config.Config {
+	t.Helper()
+	c, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
