@@ -296,11 +296,14 @@ func TestNothingLeftBehind(t *testing.T) {
 	}
 	orphan, live := mk(dead.Process.Pid), mk(os.Getpid())
 	defer eng.ContainerRemove(context.Background(), live, client.ContainerRemoveOptions{Force: true})
-	if n, err := sandbox.GC(context.Background(), eng); err != nil || n != 1 {
-		t.Errorf("GC removed %d (%v), want 1", n, err)
+	if n, err := sandbox.GC(context.Background(), eng); err != nil || n < 1 {
+		t.Errorf("GC removed %d (%v), want at least the orphan", n, err)
 	}
-	left := strings.Join(testenv.Leftovers(t), " ")
-	if strings.Contains(left, orphan) || !strings.Contains(left, live) {
-		t.Errorf("after GC: %s (orphan %s, live %s)", left, orphan, live)
+	exists := func(id string) bool {
+		_, err := eng.ContainerInspect(context.Background(), id, client.ContainerInspectOptions{})
+		return err == nil
+	}
+	if exists(orphan) || !exists(live) {
+		t.Errorf("after GC: orphan exists=%v (want false), live exists=%v (want true)", exists(orphan), exists(live))
 	}
 }

@@ -100,12 +100,16 @@ func Image(t testing.TB) string {
 	return sandbox.DefaultImage
 }
 
-// Leftovers returns the ids of sandbox containers that still exist.
+// Leftovers returns the ids of sandbox containers this test process
+// created that still exist. Containers of other packages' tests, which go
+// test runs concurrently, are not counted.
 func Leftovers(t testing.TB) []string {
 	t.Helper()
 	e := Engine(t)
+	host, _ := os.Hostname()
 	res, err := e.ContainerList(context.Background(), client.ContainerListOptions{All: true,
-		Filters: client.Filters{}.Add("label", sandbox.LabelApp+"=1")})
+		Filters: client.Filters{}.Add("label", sandbox.LabelApp+"=1").
+			Add("label", fmt.Sprintf("%s=%s:%d", sandbox.LabelOwner, host, os.Getpid()))})
 	if err != nil {
 		t.Fatal(err)
 	}
