@@ -182,7 +182,10 @@ func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
 		return nil, err
 	}
 	f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored")
-	if err := f.npmInstall(ctx, stage, f.Registry.Config.RegistryFor(s.Name)); err != nil {
+	// The default registry, not the package's: npm maps scopes itself from
+	// the same npmrc, and a scoped package's unscoped dependencies come
+	// from the default registry.
+	if err := f.npmInstall(ctx, stage, f.Registry.Config.Registry); err != nil {
 		return nil, err
 	}
 	// The lockfile records what npm verified; it must be the tarball the

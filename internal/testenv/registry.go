@@ -3,7 +3,6 @@ package testenv
 import (
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -132,26 +131,40 @@ func (r *Registry) Env(t testing.TB) []string {
 // it with the given modes, using `npm publish --ignore-scripts`.
 func (r *Registry) PublishFixture(t testing.TB, fixtureDir, name, version string, modes ...string) {
 	t.Helper()
-	dir := t.TempDir()
+	r.PublishFixtureDeps(t, fixtureDir, name, version, nil, modes...)
+}
+
+// PublishFixtureDeps is PublishFixture with dependencies in package.json.
+func (r *Registry) PublishFixtureDeps(t testing.TB, fixtureDir, name, version string, deps map[string]string, modes ...string) {
+	t.Helper()
 	server, err := os.ReadFile(filepath.Join(fixtureDir, "server.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m, _ := json.Marshal(modes)
-	files := map[string]string{
-		"package.json": fmt.Sprintf(`{"name":%q,"version":%q,"bin":{"fixture":"cli.js"},"license":"MIT"}`, name, version),
+	pj, _ := json.Marshal(map[string]any{"name": name, "version": version, "bin": map[string]string{"fixture": "cli.js"},
+		"license": "MIT", "dependencies": deps})
+	r.Publish(t, map[string]string{
+		"package.json": string(pj),
 		"server.js":    string(server),
 		"cli.js":       "#!/usr/bin/env node\nprocess.argv.splice(2, 0, ..." + string(m) + ");\nrequire('./server.js');\n",
-	}
+	})
+}
+
+// Publish publishes a package made of files (package.json among them) with
+// `npm publish --ignore-scripts`.
+func (r *Registry) Publish(t testing.TB, files map[string]string) {
+	t.Helper()
+	dir := t.TempDir()
 	for f, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, f), []byte(body), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cmd := exec.Command("npm", "publish", "--ignore-scripts", "--registry="+r.URL, "--loglevel=error")
+	cmd := exec.Command("npm", "publish", "--ignore-scripts", "--access=public", "--registry="+r.URL, "--loglevel=error")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), r.Env(t)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm publish %s@%s: %v\n%s", name, version, err, out)
+		t.Fatalf("npm publish %s: %v\n%s", files["package.json"], err, out)
 	}
 }
