@@ -190,8 +190,14 @@ func (c *checker) selected(names []string) ([]*config.Server, error) {
 }
 
 func (c *checker) policy(s *config.Server) policy.Policy {
+	return serverPolicy(c.cfg, s, c.opts.FailOn)
+}
+
+// serverPolicy is a configured server's policy: the file's fail_on, the
+// server's, then the flag's, and the server's allow-list.
+func serverPolicy(cfg *config.Config, s *config.Server, failOnFlag string) policy.Policy {
 	failOn := policy.DefaultFailOn
-	for _, v := range []string{c.cfg.FailOn, s.FailOn, c.opts.FailOn} {
+	for _, v := range []string{cfg.FailOn, s.FailOn, failOnFlag} {
 		if v != "" {
 			failOn, _ = policy.ParseSeverity(v)
 		}
@@ -199,17 +205,23 @@ func (c *checker) policy(s *config.Server) policy.Policy {
 	return policy.Policy{Allow: s.Allow, FailOn: failOn}
 }
 
-// auditOptions builds the audit of one version of a configured server.
 func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {
-	o := audit.Options{
+	return serverAuditOptions(c.env, c.common, c.cfg, s, tgt, c.opts.Network)
+}
+
+// serverAuditOptions builds the audit of one version of a configured
+// server. The network flag overrides the server's mode, which overrides
+// the file's.
+func serverAuditOptions(env *Env, common commonFlags, cfg *config.Config, s *config.Server, tgt, networkFlag string) audit.Options {
+	return audit.Options{
 		Target: tgt, Bin: s.Bin, Args: s.Args, Env: s.EnvList(), CanaryEnv: s.CanaryEnv,
 		Calls: s.Calls, Tools: s.Tools, ToolArgs: s.ToolArgsJSON,
-		Network: firstNonEmpty(c.opts.Network, s.Network, c.cfg.Network),
-		Image:   c.common.image, ImageFlavor: c.common.flavor,
-		IdleQuiet: time.Duration(c.cfg.Idle.Quiet), IdleMin: time.Duration(c.cfg.Idle.Min), IdleMax: time.Duration(c.cfg.Idle.Max),
-		TrustFiles: trustFiles(c.env, c.common.caFiles),
+		Network: firstNonEmpty(networkFlag, s.Network, cfg.Network),
+		Image:   common.image, ImageFlavor: common.flavor,
+		IdleQuiet: time.Duration(cfg.Idle.Quiet), IdleMin: time.Duration(cfg.Idle.Min), IdleMax: time.Duration(cfg.Idle.Max),
+		Deadline:   time.Duration(s.Timeout),
+		TrustFiles: trustFiles(env, common.caFiles),
 	}
-	return o
 }
 
 func firstNonEmpty(v ...string) string {

@@ -87,6 +87,9 @@ type Server struct {
 	Network    string            `yaml:"network"`
 	FailOn     string            `yaml:"fail_on"`
 	Allow      policy.Allow      `yaml:"allow"`
+	// Timeout is the hard limit on one audit of this server (default
+	// 10m, or batch --timeout).
+	Timeout Duration `yaml:"timeout"`
 
 	// ToolArgsJSON is ToolArgs encoded, filled by Load.
 	ToolArgsJSON map[string]json.RawMessage `yaml:"-"`
@@ -297,6 +300,9 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 	}
 	if err := checkFailOn(s.FailOn); err != nil {
 		return fail(at("fail_on"), "server %s: fail_on: %v", s.Name, err)
+	}
+	if s.Timeout < 0 {
+		return fail(at("timeout"), "server %s: timeout must be positive", s.Name)
 	}
 	s.ToolArgsJSON = map[string]json.RawMessage{}
 	for tool, v := range s.ToolArgs {
