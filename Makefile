@@ -20,8 +20,9 @@ engine: ## install and start Docker if needed
 image: engine build ## build the sandbox image if missing
 	@$(BIN) image status | grep -q current || $(BIN) image build --flavor $(FLAVOR)
 
-test: image lint ## everything: engine, image, lint, all tests (Docker tests required)
-	MCP_AUDIT_REQUIRE_DOCKER=1 $(GO) test -race -timeout 60m $(PKGS)
+test: export MCP_AUDIT_WITH_CHROMIUM = 1
+test: image lint ## everything: engine, image, lint, all tests (Docker and Chromium tests required)
+	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -timeout 60m $(PKGS)
 
 test-unit: ## tests that need no engine (Docker tests skip)
 	$(GO) test $(PKGS)

@@ -2,7 +2,9 @@
 # Make sure a Docker engine answers and the offline image prerequisites are
 # present. Idempotent; installs with apt-get only what is missing (needs
 # root), starts dockerd in the background when nothing answers (no systemd
-# needed). Used by `make test`, `make demo` and .ci/run.
+# needed). Used by `make test`, `make demo` and .ci/run. With
+# MCP_AUDIT_WITH_CHROMIUM=1 (make test) it also installs Debian's chromium,
+# which the HTML report test opens the report in.
 set -euo pipefail
 
 log() { echo "ensure-engine: $*" >&2; }
@@ -19,6 +21,16 @@ if [ ${#need[@]} -gt 0 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq >/dev/null
 	apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+if [ "${MCP_AUDIT_WITH_CHROMIUM:-}" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
+	if [ "$(id -u)" -ne 0 ]; then
+		log "missing chromium; install it (apt-get install -y chromium) or run as root"
+		exit 1
+	fi
+	log "installing chromium"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null ||
+		{ apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 fi
 
 if docker info >/dev/null 2>&1; then

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/bench"
@@ -19,17 +20,20 @@ func main() {
 	server := flag.String("server", "npm:@modelcontextprotocol/server-memory", "npm spec of the server to measure")
 	runs := flag.Int("runs", 7, "runs per measurement")
 	exercise := flag.String("exercise", "npm:@modelcontextprotocol/server-everything", "server to exercise end to end (empty: skip)")
+	batchN := flag.Int("batch", 20, "servers in the --jobs 1 vs --jobs N batch comparison (0: skip)")
+	fixture := flag.String("fixture", "testdata/fixtures/fixture-server", "fixture server directory for the batch comparison")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *server, *runs, *exercise); err != nil {
+	fix, _ := filepath.Abs(*fixture)
+	if err := run(ctx, bench.Options{Server: *server, Runs: *runs, Exercise: *exercise, Batch: *batchN, Fixture: fix}); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
 		stop()
 		os.Exit(3)
 	}
 }
 
-func run(ctx context.Context, server string, runs int, exercise string) error {
+func run(ctx context.Context, o bench.Options) error {
 	eng, err := sandbox.Connect(ctx)
 	if err != nil {
 		return err
@@ -40,5 +44,5 @@ func run(ctx context.Context, server string, runs int, exercise string) error {
 		return err
 	}
 	d := audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: target.DefaultCacheDir()}}
-	return bench.Run(ctx, os.Stdout, d, bench.Options{Server: server, Runs: runs, Exercise: exercise})
+	return bench.Run(ctx, os.Stdout, d, o)
 }

@@ -80,10 +80,38 @@ type Options struct {
 	Runs          int
 	// Progress, when set, gets a line per server.
 	Progress io.Writer
-	// AuditOptions builds the audit of one version of a listed server
-	// (image, network, idle…); Policy its policy for the verdict.
-	AuditOptions func(s *config.Server, target string) audit.Options
-	Policy       func(s *config.Server) policy.Policy
+	// Base carries the command line's audit settings (image, CA files,
+	// a network mode overriding the list's); see ServerOptions.
+	Base audit.Options
+}
+
+// ServerOptions builds the audit of one version of a configured server.
+// base carries the command line's settings (image, CA files); its Network,
+// when set, overrides the server's mode, which overrides the file's.
+func ServerOptions(cfg *config.Config, s *config.Server, tgt string, base audit.Options) audit.Options {
+	o := base
+	o.Target, o.Bin, o.Args, o.Env, o.CanaryEnv = tgt, s.Bin, s.Args, s.EnvList(), s.CanaryEnv
+	o.Calls, o.Tools, o.ToolArgs = s.Calls, s.Tools, s.ToolArgsJSON
+	for _, n := range []string{s.Network, cfg.Network} {
+		if o.Network == "" {
+			o.Network = n
+		}
+	}
+	o.IdleQuiet, o.IdleMin, o.IdleMax = time.Duration(cfg.Idle.Quiet), time.Duration(cfg.Idle.Min), time.Duration(cfg.Idle.Max)
+	o.Deadline = time.Duration(s.Timeout)
+	return o
+}
+
+// ServerPolicy is a configured server's policy: the file's fail_on, the
+// server's, then the flag's, and the server's allow-list.
+func ServerPolicy(cfg *config.Config, s *config.Server, failOnFlag string) policy.Policy {
+	failOn := policy.DefaultFailOn
+	for _, v := range []string{cfg.FailOn, s.FailOn, failOnFlag} {
+		if v != "" {
+			failOn, _ = policy.ParseSeverity(v)
+		}
+	}
+	return policy.Policy{Allow: s.Allow, FailOn: failOn}
 }
 
 // DefaultJobs is bounded by cores and by memory (2 GiB per sandbox).
@@ -237,7 +265,7 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 		tgt = "npm:" + s.Spec.Name + "@" + v.Version
 		rec.Target = tgt
 	}
-	opts := o.AuditOptions(s, tgt)
+	opts := ServerOptions(o.List, s, tgt, o.Base)
 	if opts.Deadline == 0 {
 		opts.Deadline = o.ServerTimeout
 	}
@@ -264,10 +292,7 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 	}
 	rel, _ := filepath.Rel(o.Out, path)
 	sum := sha256.Sum256(data)
-	pol := policy.Policy{FailOn: policy.DefaultFailOn}
-	if o.Policy != nil {
-		pol = o.Policy(s)
-	}
+	pol := ServerPolicy(o.List, s, "")
 	fs := policy.Evaluate(man, pol)
 	rec.Status, rec.Outcome = StatusDone, man.Outcome.Status
 	rec.Ecosystem, rec.Name, rec.Version = man.Target.Ecosystem, man.Target.Name, man.Target.Version

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/batch"
+	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
@@ -23,6 +26,10 @@ type Options struct {
 	Runs   int
 	// Exercise is a server whose full exercise is timed ("" skips it).
 	Exercise string
+	// Batch is the size of the batch timed with --jobs 1 and --jobs N
+	// (0 skips it); its servers are variants of the fixture in Fixture.
+	Batch   int
+	Fixture string
 }
 
 // Run executes the benchmarks and writes a report to w.
@@ -112,8 +119,59 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 			}
 		}
 		fmt.Fprintf(w, "exercising %s end to end (every tool, prompt and resource, sinkhole):\n", ex)
-		fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n", time.Since(start).Seconds(), calls.Seconds(),
+		fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n\n", time.Since(start).Seconds(), calls.Seconds(),
 			len(res.Manifest.Calls), outcomes)
+	}
+	if o.Batch > 0 {
+		return batchScaling(ctx, w, d, o)
+	}
+	return nil
+}
+
+// batchScaling times the same batch serially and with the default number
+// of parallel jobs.
+func batchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
+	modes := []string{"read-credentials", "exec-shell", "bashrc", "leak-env", "post-fetch", "dns-hex", "mail", "symlink-canary", "noisy", "read-notes"}
+	var list strings.Builder
+	list.WriteString("idle: {quiet: 1s, min: 500ms, max: 10s}\nservers:\n")
+	for i := range o.Batch {
+		fmt.Fprintf(&list, "  fixture-%02d:\n    target: %s\n    args: [%s]\n", i, strconv.Quote(o.Fixture), modes[i%len(modes)])
+	}
+	cfg, err := config.Parse("bench.yml", []byte(list.String()))
+	if err != nil {
+		return err
+	}
+	// Warm the package cache and image so both runs measure audits only.
+	if _, err := audit.Run(ctx, d, audit.Options{Target: o.Fixture, Network: sandbox.NetNone, Calls: audit.CallsNone, IdleMax: time.Second}); err != nil {
+		return err
+	}
+	jobs := batch.DefaultJobs()
+	fmt.Fprintf(w, "batch of %d servers (fixture variants, sinkhole, every tool called):\n", o.Batch)
+	walls := map[int]time.Duration{}
+	for _, j := range []int{1, jobs} {
+		if _, done := walls[j]; done {
+			continue
+		}
+		out, err := os.MkdirTemp("", "mcp-audit-bench-*")
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		sum, err := batch.Run(ctx, d, batch.Options{List: cfg, Out: out, Jobs: j, ServerTimeout: 5 * time.Minute})
+		walls[j] = time.Since(start)
+		os.RemoveAll(out)
+		if err != nil {
+			return err
+		}
+		if sum.Done != o.Batch {
+			return fmt.Errorf("batch with %d jobs: %d of %d servers done, %d failed", j, sum.Done, o.Batch, sum.Failed)
+		}
+		fmt.Fprintf(w, "  --jobs %d  %6.1f s  (%.1f s per server)\n", j, walls[j].Seconds(), walls[j].Seconds()/float64(o.Batch))
+	}
+	if jobs > 1 {
+		fmt.Fprintf(w, "  speedup --jobs %d over --jobs 1: %.2fx on %d cores\n", jobs, float64(walls[1])/float64(walls[jobs]), runtime.NumCPU())
+	} else {
+		fmt.Fprintf(w, "  this machine's cores and memory allow one job; no parallel run to compare\n")
 	}
 	return nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/export"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
@@ -68,10 +67,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	defer eng.Close()
 	opts := batch.Options{
 		List: cfg, Out: *out, Jobs: *jobs, ShardK: k, ShardN: n, ServerTimeout: *timeout, RetryFailed: *retry, Runs: *runs,
-		AuditOptions: func(s *config.Server, tgt string) audit.Options {
-			return serverAuditOptions(env, common, cfg, s, tgt, *network)
-		},
-		Policy: func(s *config.Server) policy.Policy { return serverPolicy(cfg, s, "") },
+		Base: audit.Options{Network: *network, Image: common.image, ImageFlavor: common.flavor, TrustFiles: trustFiles(env, common.caFiles)},
 	}
 	opts.Progress = env.Stderr
 	// Prepare the image once, before the parallel audits race to build it.

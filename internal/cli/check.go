@@ -11,10 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
+	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -193,16 +193,8 @@ func (c *checker) policy(s *config.Server) policy.Policy {
 	return serverPolicy(c.cfg, s, c.opts.FailOn)
 }
 
-// serverPolicy is a configured server's policy: the file's fail_on, the
-// server's, then the flag's, and the server's allow-list.
 func serverPolicy(cfg *config.Config, s *config.Server, failOnFlag string) policy.Policy {
-	failOn := policy.DefaultFailOn
-	for _, v := range []string{cfg.FailOn, s.FailOn, failOnFlag} {
-		if v != "" {
-			failOn, _ = policy.ParseSeverity(v)
-		}
-	}
-	return policy.Policy{Allow: s.Allow, FailOn: failOn}
+	return batch.ServerPolicy(cfg, s, failOnFlag)
 }
 
 func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {
@@ -210,18 +202,10 @@ func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {
 }
 
 // serverAuditOptions builds the audit of one version of a configured
-// server. The network flag overrides the server's mode, which overrides
-// the file's.
+// server with the command line's image, CA and network settings.
 func serverAuditOptions(env *Env, common commonFlags, cfg *config.Config, s *config.Server, tgt, networkFlag string) audit.Options {
-	return audit.Options{
-		Target: tgt, Bin: s.Bin, Args: s.Args, Env: s.EnvList(), CanaryEnv: s.CanaryEnv,
-		Calls: s.Calls, Tools: s.Tools, ToolArgs: s.ToolArgsJSON,
-		Network: firstNonEmpty(networkFlag, s.Network, cfg.Network),
-		Image:   common.image, ImageFlavor: common.flavor,
-		IdleQuiet: time.Duration(cfg.Idle.Quiet), IdleMin: time.Duration(cfg.Idle.Min), IdleMax: time.Duration(cfg.Idle.Max),
-		Deadline:   time.Duration(s.Timeout),
-		TrustFiles: trustFiles(env, common.caFiles),
-	}
+	return batch.ServerOptions(cfg, s, tgt, audit.Options{Network: networkFlag, Image: common.image, ImageFlavor: common.flavor,
+		TrustFiles: trustFiles(env, common.caFiles)})
 }
 
 func firstNonEmpty(v ...string) string {

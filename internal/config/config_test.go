@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -27,6 +28,7 @@ servers:
   memory:
     target: npm:@modelcontextprotocol/server-memory
     range: ^2026
+    timeout: 90s
   mail:
     target: npm:postmark-mcp@1.0.15
     canary_env: [POSTMARK_SERVER_TOKEN]
@@ -54,7 +56,7 @@ servers:
 	if mail.Version != "1.0.15" || mail.Spec.Name != "postmark-mcp" || string(mail.ToolArgsJSON["send_email"]) != `{"subject":"hi","to":"caller@mcp-audit.test"}` {
 		t.Errorf("mail %+v", mail)
 	}
-	if mem := cfg.Server("memory"); mem.Range != "^2026" || mem.Version != "" {
+	if mem := cfg.Server("memory"); mem.Range != "^2026" || mem.Version != "" || mem.Timeout != Duration(90*time.Second) {
 		t.Errorf("memory %+v", mem)
 	}
 	w := cfg.Server("weather")
@@ -84,6 +86,8 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"fail_on: high\n", "no servers"},
 		{"servers:\n  a:\n    target: npm:x\n    idle: 3\n", "c.yml:4: server a: unknown setting \"idle\""},
 		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:2: server a: cannot unmarshal"},
+		{"servers:\n  a:\n    target: npm:x\n    timeout: -5s\n", "c.yml:4: server a: timeout must be positive"},
+		{"servers:\n  a:\n    target: npm:x\n    timeout: soon\n", "not a duration"},
 	} {
 		_, err := Parse("c.yml", []byte(tc.yaml))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
