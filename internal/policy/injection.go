@@ -11,18 +11,40 @@ import (
 )
 
 // injectionRule recognizes text aimed at the model rather than the user.
+// A negatable rule ignores matches whose clause is negated ("do not
+// include API keys" is advice to the model, not an attack).
 type injectionRule struct {
-	what string
-	re   *regexp.Regexp
+	what      string
+	re        *regexp.Regexp
+	negatable bool
+}
+
+var negation = regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not|should not|shouldn't|avoid|without|no need to)\b`)
+
+// negated reports whether the clause before text[start:] negates it.
+func negated(text string, start int) bool {
+	from := max(0, start-40)
+	clause := text[from:start]
+	if i := strings.LastIndexAny(clause, ".,;:!?\n"); i >= 0 {
+		clause = clause[i+1:]
+	}
+	if i := strings.LastIndex(strings.ToLower(clause), " but "); i >= 0 {
+		clause = clause[i+5:]
+	}
+	return negation.MatchString(clause)
 }
 
 var injectionRules = []injectionRule{
-	{"hidden instruction tag", regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|critical|assistant|context)\b[^>]{0,40}>|\[(inst|system)\]`)},
-	{"asks to keep something from the user", regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not)\s+(tell|mention|inform|reveal|show|disclose|notify|alert)\b[^.\n]{0,60}\b(user|human|anyone)\b|\bwithout\s+(telling|informing|notifying)\s+the\s+user`)},
-	{"overrides other instructions", regexp.MustCompile(`(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(previous|prior|above|other|earlier)\s+(instructions|prompts|rules|directions)`)},
-	{"asks to read local files", regexp.MustCompile(`(?i)\b(read|cat|open|load|include|attach|send|pass|upload|provide|fetch)\b[^.\n]{0,80}(~/|\$home|/home/|\.ssh\b|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws\b|credentials|\.npmrc|\.netrc|/etc/passwd|/etc/shadow|private key)`)},
-	{"asks for secrets", regexp.MustCompile(`(?i)\b(pass|send|include|provide|add|append|put|forward|share)\b[^.\n]{0,60}\b(api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?|env(ironment)? var(iable)?s?)\b`)},
-	{"redirects other tools", regexp.MustCompile(`(?i)\b(when|whenever|before|after)\b[^.\n]{0,40}\b(using|calling|invoking)\b[^.\n]{0,40}\b(other|any|all|the)\s+tools?\b[^.\n]{0,60}\b(must|always|instead|also)\b|\bbefore using this tool\b[^.\n]{0,80}\b(read|call|send|pass|include)\b`)},
+	{"hidden instruction tag", regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|critical|assistant|context)\b[^>]{0,40}>|\[(inst|system)\]`), false},
+	{"asks to keep something from the user", regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not)\s+(tell|mention|inform|reveal|show|disclose|notify|alert)\b[^.\n]{0,60}\b(user|human|anyone)\b|\bwithout\s+(telling|informing|notifying)\s+the\s+user`), false},
+	{"overrides other instructions", regexp.MustCompile(`(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(previous|prior|above|other|earlier)\s+(instructions|prompts|rules|directions)`), false},
+	{"asks to read local files", regexp.MustCompile(`(?i)\b(read|cat|open|load|include|attach|send|pass|upload|provide|fetch)\b[^.\n]{0,80}(~/|\$home|/home/|\.ssh\b|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws\b|credentials|\.npmrc|\.netrc|/etc/passwd|/etc/shadow|private key)`), true},
+	// The secret must be the verb's object: at most a few determiners and
+	// one other word between them ("include the user's API key", "pass
+	// the GitHub token"), not a noun further along the sentence ("include
+	// separate periods per API key").
+	{"asks for secrets", regexp.MustCompile(`(?i)\b(pass|send|include|provide|append|put|forward|share|attach)\s+(?:(?:the|your|their|its|his|her|any|all|every|a|an|this|that|user'?s|users'|client'?s)\s+){0,3}(?:[\w-]+\s+)?(api[ _-]?keys?|tokens?|passwords?|secrets?|credentials?|env(?:ironment)? var(?:iable)?s?)\b`), true},
+	{"redirects other tools", regexp.MustCompile(`(?i)\b(when|whenever|before|after)\b[^.\n]{0,40}\b(using|calling|invoking)\b[^.\n]{0,40}\b(other|any|all|the)\s+tools?\b[^.\n]{0,60}\b(must|always|instead|also)\b|\bbefore using this tool\b[^.\n]{0,80}\b(read|call|send|pass|include)\b`), false},
 }
 
 // invisible reports characters that hide text from a person reading a
@@ -47,8 +69,12 @@ func invisible(s string) (string, bool) {
 func InjectionSigns(text string) []string {
 	var out []string
 	for _, r := range injectionRules {
-		if loc := r.re.FindStringIndex(text); loc != nil {
+		for _, loc := range r.re.FindAllStringIndex(text, 20) {
+			if r.negatable && negated(text, loc[0]) {
+				continue
+			}
 			out = append(out, r.what+": "+excerpt(text, loc[0], loc[1]))
+			break
 		}
 	}
 	if what, ok := invisible(text); ok {
