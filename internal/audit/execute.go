@@ -205,8 +205,24 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 	if first.art.InstallLog != "" && man.PhaseByName(m.PhaseInstall) != nil {
 		man.Run.Notes = append(man.Run.Notes, "install output (tail): "+tail(cs.Redact(first.art.InstallLog), 1024))
 	}
+	markGiven(man, o.CanaryEnv)
 	m.Canonicalize(man) // merges the phases of restarted segments
 	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence}, nil
+}
+
+// markGiven flags the hits on canaries that stand in for credentials the
+// server was given (canary_env).
+func markGiven(man *m.Manifest, given []string) {
+	names := map[string]bool{}
+	for _, n := range given {
+		names["env:"+n] = true
+	}
+	for i := range man.Phases {
+		for j := range man.Phases[i].Canaries {
+			h := &man.Phases[i].Canaries[j]
+			h.Given = names[h.Canary]
+		}
+	}
 }
 
 // classifySegment parses one segment's traces and sink log and classifies

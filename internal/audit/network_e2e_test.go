@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/testenv"
 )
@@ -44,7 +45,9 @@ func canaryHits(p *m.Phase) map[string]m.CanaryHit {
 // fixture in the default sinkhole mode and checks each appears with the
 // right name, port and canary hit.
 func TestSinkholeRecordsWhatServersSend(t *testing.T) {
-	res := runResult(t, audit.Options{Target: fixture, Args: []string{
+	// OPENAI_API_KEY is declared as the credential the server needs; the
+	// others are planted.
+	res := runResult(t, audit.Options{Target: fixture, CanaryEnv: []string{"OPENAI_API_KEY"}, Args: []string{
 		"post-fetch", "post-https", "tls-raw", "dns-hex", "odd-port", "rogue-dns", "udp"}})
 	man := res.Manifest
 	st := man.PhaseByName(m.PhaseStartup)
@@ -60,6 +63,20 @@ func TestSinkholeRecordsWhatServersSend(t *testing.T) {
 		if h, ok := hits[want.key]; !ok || h.Encoding != want.enc && !(want.enc == "url" && h.Encoding == "raw") {
 			t.Errorf("missing canary hit %q (%s); have %v", want.key, want.enc, keys(hits))
 		}
+	}
+	for key, h := range hits {
+		if h.Given != strings.HasPrefix(key, "env:OPENAI_API_KEY ") {
+			t.Errorf("%s: given=%v", key, h.Given)
+		}
+	}
+	kinds := map[string]policy.Severity{}
+	for _, f := range policy.Evaluate(man, policy.Policy{FailOn: policy.DefaultFailOn}) {
+		if f.Kind == policy.KindCanary || f.Kind == policy.KindCredential {
+			kinds[f.Kind+" "+f.Subject] = f.Severity
+		}
+	}
+	if kinds["credential env:OPENAI_API_KEY sent"] != policy.Medium || kinds["canary env:GITHUB_TOKEN sent"] != policy.Critical {
+		t.Errorf("a given credential sent is medium, a planted one critical: %v", kinds)
 	}
 	var dnsHex bool
 	for _, h := range st.Canaries {

@@ -304,6 +304,10 @@ type CanaryHit struct {
 	Evidence string `json:"evidence"`
 	// Encoding of the value where it was found in data: raw, hex, base64…
 	Encoding string `json:"encoding,omitempty"`
+	// Given is true when the canary stands in for a credential the server
+	// was given to do its job (canary_env, --canary-env): using it is
+	// expected, where it goes is the observation.
+	Given bool `json:"given,omitempty"`
 }
 
 // Alert kinds.

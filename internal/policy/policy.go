@@ -68,6 +68,7 @@ func ParseSeverity(s string) (Severity, error) {
 // Finding kinds.
 const (
 	KindCanary        = "canary"
+	KindCredential    = "credential" // a credential the server was given, and where it went
 	KindPersistence   = "persistence-write"
 	KindAIConfig      = "ai-client-config"
 	KindSensitive     = "sensitive-file"
@@ -140,6 +141,14 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 				// Handed to the client and its model, not to a third party:
 				// exposure rather than exfiltration.
 				sev = High
+			}
+			if h.Given && (h.How == "sent" || h.How == "argv") {
+				// The server was given this credential to use it: sending it
+				// to its API is its job. Where it went is worth seeing (and
+				// a new destination is a new host); it is not a theft.
+				add(Finding{Medium, KindCredential, ph.Name, h.Canary + " " + h.How,
+					fmt.Sprintf("used the credential it was given, %s: %s", h.Canary, describeHow(h.How)), ev})
+				continue
 			}
 			add(Finding{sev, KindCanary, ph.Name, h.Canary + " " + h.How, fmt.Sprintf("canary %s: %s", h.Canary, describeHow(h.How)), ev})
 		}

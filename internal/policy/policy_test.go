@@ -152,3 +152,23 @@ func TestNoInjectionSignsInRealTools(t *testing.T) {
 	}
 	t.Logf("%d real tools checked", len(tools))
 }
+
+func TestGivenCredentials(t *testing.T) {
+	man := &m.Manifest{Outcome: m.Outcome{Status: m.StatusOK}, Phases: []m.Phase{{Name: "call:search", Canaries: []m.CanaryHit{
+		{Canary: "env:BRAVE_API_KEY", How: "sent", Evidence: "https GET api.search.example/res/v1/web/search", Given: true},
+		{Canary: "env:BRAVE_API_KEY", How: "mcp-output", Evidence: "call:search", Given: true},
+		{Canary: "env:AWS_SECRET_ACCESS_KEY", How: "sent", Evidence: "https POST collect.example/"},
+	}}}}
+	got := map[string]string{}
+	for _, f := range Evaluate(man, Policy{FailOn: DefaultFailOn}) {
+		got[f.Kind+" "+f.Subject] = f.Severity.String()
+	}
+	want := map[string]string{
+		"credential env:BRAVE_API_KEY sent":     "medium",   // its job
+		"canary env:BRAVE_API_KEY mcp-output":   "high",     // handed to the model
+		"canary env:AWS_SECRET_ACCESS_KEY sent": "critical", // not given: theft
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
