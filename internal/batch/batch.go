@@ -63,6 +63,8 @@ type Record struct {
 	// a merge needs only the records and manifests.
 	Findings []policy.Finding `json:"findings,omitempty"`
 	Seconds  float64          `json:"seconds,omitempty"`
+	// AuditedAt is when the audit finished (RFC 3339, UTC).
+	AuditedAt string `json:"audited_at,omitempty"`
 }
 
 // Options configure a batch.
@@ -207,6 +209,7 @@ func Run(ctx context.Context, d audit.Deps, o Options) (Summary, error) {
 					return // interrupted: no record, a rerun does it again
 				}
 				rec.Seconds = float64(time.Since(start).Milliseconds()) / 1000
+				rec.AuditedAt = time.Now().UTC().Format(time.RFC3339)
 				err := writeRecord(o.Out, rec)
 				mu.Lock()
 				done++
@@ -307,21 +310,38 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 		if man.Outcome.ExitCode != nil {
 			rec.Reason += fmt.Sprintf(" (exit code %d)", *man.Outcome.ExitCode)
 		}
-		if last := lastLine(man.Run.StderrTail); last != "" {
-			rec.Reason += ": " + oneLine(last, 200)
+		if why := ReasonLine(man.Run.StderrTail); why != "" {
+			rec.Reason += ": " + oneLine(why, 200)
 		}
 	}
 	return rec
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+var (
+	// Lines of a stderr tail that say nothing about why: stack frames,
+	// the runtime's version banner, caret markers, list and object syntax.
+	reNoise = regexp.MustCompile(`^(at |Node\.js v\d|\^+$|- |Require stack:|[\[\]{}(),]+;?$|'[^']*',?$|"[^"]*",?$|\w+: \[$)`)
+	reWhy   = regexp.MustCompile(`(?i)\b(error|exception|fatal|cannot|can't|could not|failed|not found|missing|required|denied|invalid|unable|refused|no such)\b`)
+)
+
+// ReasonLine picks the line of a server's stderr that best says why it
+// stopped: the last one naming an error, else the last meaningful one.
+func ReasonLine(stderr string) string {
+	lines := strings.Split(stderr, "\n")
+	last := ""
 	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
+		l := strings.TrimSpace(lines[i])
+		if l == "" || reNoise.MatchString(l) {
+			continue
+		}
+		if reWhy.MatchString(l) {
 			return l
 		}
+		if last == "" {
+			last = l
+		}
 	}
-	return ""
+	return last
 }
 
 func oneLine(s string, n int) string {

@@ -108,7 +108,7 @@ func writeDone(t *testing.T, out, server string, man *m.Manifest, fs []policy.Fi
 	err = writeRecord(out, Record{Server: server, Target: "npm:" + man.Target.Name + "@" + man.Target.Version, Status: StatusDone,
 		Ecosystem: man.Target.Ecosystem, Name: man.Target.Name, Version: man.Target.Version, Outcome: man.Outcome.Status,
 		Manifest: filepath.ToSlash(rel), Digest: "sha256:" + hex.EncodeToString(sum[:]), Verdict: verdict,
-		Counts: policy.Counts(fs), Findings: fs})
+		Counts: policy.Counts(fs), Findings: fs, AuditedAt: "2026-11-29T19:00:00Z"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,8 @@ func TestPublishEscapesHostileText(t *testing.T) {
 	if err := json.Unmarshal(b, &idx); err != nil {
 		t.Fatal(err)
 	}
-	if len(idx.Servers) != 1 || idx.Servers[0].Manifest != "manifests/npm/@evil/pkg/1.0.0.json" || idx.Servers[0].Verdict != "fail" {
+	if len(idx.Servers) != 1 || idx.Servers[0].Manifest != "manifests/npm/@evil/pkg/1.0.0.json" || idx.Servers[0].Verdict != "fail" ||
+		idx.Servers[0].Generated != "2026-11-29T19:00:00Z" {
 		t.Errorf("index: %+v", idx.Servers)
 	}
 	prof, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(idx.Servers[0].ToolHive)))
@@ -197,5 +198,19 @@ func TestMergeVerifiesShards(t *testing.T) {
 	os.WriteFile(rp, []byte(strings.Replace(string(rb), "manifests/npm/two/2.0.0.json", "manifests/npm/one/9.9.9.json", 1)), 0o644)
 	if err := Merge(t.TempDir(), []string{other}); err == nil || !strings.Contains(err.Error(), "holds a manifest of two") {
 		t.Errorf("misplaced manifest merged: %v", err)
+	}
+}
+
+func TestReasonLine(t *testing.T) {
+	for stderr, want := range map[string]string{
+		"Error loading x: Space metadata could not be loaded.\nfile:///srv/mcp/index.js:52\n    throw new Error(\"No valid endpoints\");\n          ^\n\nError: No valid endpoints found in any of the provided spaces\n    at file:///srv/mcp/index.js:52:11\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)\n\nNode.js v20.20.2\n": "Error: No valid endpoints found in any of the provided spaces",
+		"Fatal error: Error: Connection terminated unexpectedly\n    at /srv/mcp/node_modules/pg-pool/index.js:45:11\n": "Fatal error: Error: Connection terminated unexpectedly",
+		"r:1521:14) {\n  tries: [\n    '/srv/a.node',\n    '/srv/b.node'\n  ]\n}\n\nNode.js v20.20.2\n": "r:1521:14) {",
+		"listening on stdio\n": "listening on stdio",
+		"": "",
+	} {
+		if got := ReasonLine(stderr); got != want {
+			t.Errorf("ReasonLine(%q) = %q, want %q", stderr, got, want)
+		}
 	}
 }

@@ -101,7 +101,7 @@ func Publish(out string) error {
 		}
 		idx.Servers = append(idx.Servers, IndexEntry{Server: e.Server, Ecosystem: e.Ecosystem, Name: e.Name, Version: e.Version,
 			Status: e.Outcome, Manifest: e.Manifest, Digest: e.Digest, Verdict: e.Verdict, Counts: nonNilCounts(e.Counts),
-			ToolHive: thPath, Docker: dkPath, Generated: e.man.Run.StartedAt})
+			ToolHive: thPath, Docker: dkPath, Generated: e.AuditedAt})
 	}
 	b, err := json.MarshalIndent(idx, "", "  ")
 	if err != nil {
@@ -156,16 +156,63 @@ func hostsOf(man *m.Manifest) []string {
 	return out
 }
 
+// grouped collects, per server, labels with the phases they were seen in.
+type grouped map[string]map[string][]string
+
+func (g grouped) add(server, label, phase string) {
+	if g[server] == nil {
+		g[server] = map[string][]string{}
+	}
+	g[server][label] = append(g[server][label], phase)
+}
+
+// render writes one line per server: each label once, with up to three
+// of its phases.
+func (g grouped) render(b *bytes.Buffer, title, intro string) {
+	if len(g) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s\n\n", title)
+	if intro != "" {
+		fmt.Fprintf(b, "%s\n\n", intro)
+	}
+	var servers []string
+	for s := range g {
+		servers = append(servers, s)
+	}
+	sort.Strings(servers)
+	for _, s := range servers {
+		var labels []string
+		for l := range g[s] {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		var items []string
+		for _, l := range labels {
+			items = append(items, l+" "+phaseList(g[s][l]))
+		}
+		fmt.Fprintf(b, "* **%s**: %s\n", md(s), md(strings.Join(items, "; ")))
+	}
+}
+
+func phaseList(phases []string) string {
+	phases = uniq(phases)
+	if len(phases) > 3 {
+		return fmt.Sprintf("[%s, +%d more]", strings.Join(phases[:3], ", "), len(phases)-3)
+	}
+	return "[" + strings.Join(phases, ", ") + "]"
+}
+
+// unprompted phases run without the audit asking for anything.
+func unprompted(phase string) bool { return phase == m.PhaseStartup || phase == m.PhaseIdle }
+
 // results renders RESULTS.md in the shape of the original study: headline
 // counts, then who did what, then the failures with their reasons.
 func results(es []entry, now string) []byte {
 	var b bytes.Buffer
 	var ok, clean, failed []entry
-	outbound := map[string][]string{}
-	sensitive := map[string][]string{}
-	canary := map[string][]string{}
-	procs := map[string][]string{}
-	injections := map[string][]string{}
+	hosts, creds, sensitive, canary, procs, installs, injections := grouped{}, grouped{}, grouped{}, grouped{}, grouped{}, grouped{}, grouped{}
+	hostsUnprompted, hostsCalls, hostsInstall := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, e := range es {
 		if e.man == nil {
 			failed = append(failed, e)
@@ -178,61 +225,69 @@ func results(es []entry, now string) []byte {
 		}
 		noteworthy := false
 		for _, f := range e.Findings {
-			if f.Severity >= policy.Medium {
+			if f.Severity >= policy.Medium && f.Kind != policy.KindCredential {
 				noteworthy = true
-			}
-			label := f.Subject
-			if f.Phase != "" {
-				label += " [" + f.Phase + "]"
 			}
 			switch f.Kind {
 			case policy.KindHost:
-				outbound[e.Server] = append(outbound[e.Server], label)
+				hosts.add(e.Server, f.Subject, f.Phase)
+				switch {
+				case f.Phase == m.PhaseInstall:
+					hostsInstall[e.Server] = true
+				case unprompted(f.Phase):
+					hostsUnprompted[e.Server] = true
+				default:
+					hostsCalls[e.Server] = true
+				}
+			case policy.KindCredential:
+				creds.add(e.Server, strings.TrimSuffix(f.Subject, " sent")+" → "+f.Evidence, f.Phase)
 			case policy.KindSensitive, policy.KindAIConfig, policy.KindPersistence:
-				sensitive[e.Server] = append(sensitive[e.Server], f.Summary+": "+label)
+				sensitive.add(e.Server, f.Summary+": "+f.Subject, f.Phase)
 			case policy.KindCanary:
-				canary[e.Server] = append(canary[e.Server], f.Subject+" ["+f.Phase+"]")
+				canary.add(e.Server, f.Subject, f.Phase)
 			case policy.KindProcess, policy.KindShell:
-				procs[e.Server] = append(procs[e.Server], f.Evidence+" ["+f.Phase+"]")
+				if f.Phase == m.PhaseInstall {
+					installs.add(e.Server, f.Evidence, f.Phase)
+				} else {
+					procs.add(e.Server, f.Evidence, f.Phase)
+				}
+			case policy.KindInstallScript:
+				installs.add(e.Server, f.Evidence, f.Phase)
 			case policy.KindTool:
-				injections[e.Server] = append(injections[e.Server], f.Subject+": "+f.Evidence)
+				injections.add(e.Server, f.Subject+": "+f.Evidence, "description")
 			}
 		}
 		if !noteworthy && e.man.Outcome.Status == m.StatusOK {
 			clean = append(clean, e)
 		}
 	}
-	fmt.Fprintf(&b, "# mcp-audit results\n\nGenerated %s by mcp-audit from %d server(s). Every server ran in the sandbox: "+
-		"startup, every tool, prompt and resource called with synthesized arguments, idle; network in the sinkhole "+
-		"unless configured otherwise. A finding is an observation with evidence, not an accusation.\n\n", now, len(es))
-	fmt.Fprintf(&b, "## Headline\n\n")
-	fmt.Fprintf(&b, "* **%d** ran normally; **%d** of them with no finding at medium or above (clean).\n", len(ok), len(clean))
-	fmt.Fprintf(&b, "* **%d** contacted or looked up hosts (outbound, by host below).\n", len(outbound))
-	fmt.Fprintf(&b, "* **%d** touched credential, private, shell-startup or AI-client files.\n", len(sensitive))
-	fmt.Fprintf(&b, "* **%d** touched a canary (a planted fake credential).\n", len(canary))
-	fmt.Fprintf(&b, "* **%d** started processes.\n", len(procs))
-	fmt.Fprintf(&b, "* **%d** offer tool or prompt text aimed at the model.\n", len(injections))
-	fmt.Fprintf(&b, "* **%d** did not run normally or could not be audited (reasons below).\n", len(failed))
-	section := func(title string, mp map[string][]string) {
-		if len(mp) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "\n## %s\n\n", title)
-		var names []string
-		for n := range mp {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			items := uniq(mp[n])
-			fmt.Fprintf(&b, "* **%s**: %s\n", md(n), md(strings.Join(items, "; ")))
+	onlyCalls := 0
+	for s := range hostsCalls {
+		if !hostsUnprompted[s] {
+			onlyCalls++
 		}
 	}
-	section("Outbound, by server", outbound)
-	section("Sensitive files", sensitive)
-	section("Canaries", canary)
-	section("Processes", procs)
-	section("Text aimed at the model", injections)
+	fmt.Fprintf(&b, "# mcp-audit results\n\nGenerated %s by mcp-audit from %d server(s). Every server ran in the sandbox: "+
+		"install scripts, startup, every tool, prompt and resource called with synthesized arguments, idle; network in the "+
+		"sinkhole unless configured otherwise, so nothing reached a real host. A finding is an observation with evidence, "+
+		"not an accusation.\n\n", now, len(es))
+	fmt.Fprintf(&b, "## Headline\n\n")
+	fmt.Fprintf(&b, "* **%d** ran normally; **%d** of them with no finding at medium or above (clean).\n", len(ok), len(clean))
+	fmt.Fprintf(&b, "* **%d** contacted or looked up hosts unprompted, at startup or idle; **%d** more only when a tool was called; "+
+		"**%d** had install scripts that did.\n", len(hostsUnprompted), onlyCalls, len(hostsInstall))
+	fmt.Fprintf(&b, "* **%d** sent the credential they were given (a canary standing in for their API key) — where to is listed below.\n", len(creds))
+	fmt.Fprintf(&b, "* **%d** touched credential, private, shell-startup or AI-client files.\n", len(sensitive))
+	fmt.Fprintf(&b, "* **%d** touched a canary they were not given (a planted fake credential).\n", len(canary))
+	fmt.Fprintf(&b, "* **%d** started processes while running (**%d** during install scripts).\n", len(procs), len(installs))
+	fmt.Fprintf(&b, "* **%d** offer tool or prompt text aimed at the model.\n", len(injections))
+	fmt.Fprintf(&b, "* **%d** did not run normally or could not be audited (reasons below).\n", len(failed))
+	hosts.render(&b, "Outbound, by server", "Hosts by name as the sinkhole saw them, with the phases that contacted them (`startup`, `idle`, `call:<tool>`, `install`).")
+	creds.render(&b, "Credentials given, and where they went", "")
+	sensitive.render(&b, "Sensitive files", "")
+	canary.render(&b, "Canaries", "")
+	procs.render(&b, "Processes", "")
+	installs.render(&b, "Install scripts", "")
+	injections.render(&b, "Text aimed at the model", "")
 	if len(failed) > 0 {
 		fmt.Fprintf(&b, "\n## Did not run normally\n\n")
 		for _, e := range failed {

@@ -144,7 +144,7 @@ servers:
 	if progress += out; !strings.Contains(progress, "broken FAILED: ") || !strings.Contains(progress, "] hang killed (") {
 		t.Errorf("progress does not show the failure:\n%s", out)
 	}
-	if r := byName["memory"]; r.Manifest != "manifests/npm/@modelcontextprotocol/server-memory/2026.8.31.json" {
+	if r := byName["memory"]; r.Manifest != "manifests/npm/@modelcontextprotocol/server-memory/2026.8.31.json" || r.AuditedAt == "" {
 		t.Errorf("memory manifest at %q", r.Manifest)
 	}
 	results, _ := os.ReadFile(filepath.Join(full, "RESULTS.md"))
@@ -163,6 +163,10 @@ servers:
 	code, out = run(ctx, "batch", "--list", list, "--out", full)
 	if code != ExitOK || !strings.Contains(out, "5 selected, 5 already done, 0 audited, 0 failed") {
 		t.Errorf("rerun: exit %d\n%s", code, out)
+	}
+	code, out = run(ctx, "batch", "--list", list, "--out", full, "--retry-failed")
+	if code != ExitOK || !strings.Contains(out, "5 selected, 4 already done, 0 audited, 1 failed") {
+		t.Errorf("rerun with --retry-failed: exit %d\n%s", code, out)
 	}
 
 	// 4. Two shards, merged, equal the unsharded results.
@@ -211,7 +215,7 @@ func comparable(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	for _, r := range recs {
-		r.Seconds, r.Digest = 0, ""
+		r.Seconds, r.Digest, r.AuditedAt = 0, "", ""
 		b, _ := json.MarshalIndent(r, "", " ")
 		out["record "+r.Server] = string(b)
 		if r.Manifest == "" {
