@@ -205,9 +205,9 @@ func TestReasonLine(t *testing.T) {
 	for stderr, want := range map[string]string{
 		"Error loading x: Space metadata could not be loaded.\nfile:///srv/mcp/index.js:52\n    throw new Error(\"No valid endpoints\");\n          ^\n\nError: No valid endpoints found in any of the provided spaces\n    at file:///srv/mcp/index.js:52:11\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)\n\nNode.js v20.20.2\n": "Error: No valid endpoints found in any of the provided spaces",
 		"Fatal error: Error: Connection terminated unexpectedly\n    at /srv/mcp/node_modules/pg-pool/index.js:45:11\n": "Fatal error: Error: Connection terminated unexpectedly",
-		"r:1521:14) {\n  tries: [\n    '/srv/a.node',\n    '/srv/b.node'\n  ]\n}\n\nNode.js v20.20.2\n": "r:1521:14) {",
+		"r:1521:14) {\n  tries: [\n    '/srv/a.node',\n    '/srv/b.node'\n  ]\n}\n\nNode.js v20.20.2\n":                 "r:1521:14) {",
 		"listening on stdio\n": "listening on stdio",
-		"": "",
+		"":                     "",
 	} {
 		if got := ReasonLine(stderr); got != want {
 			t.Errorf("ReasonLine(%q) = %q, want %q", stderr, got, want)
