@@ -203,6 +203,17 @@ func phaseList(phases []string) string {
 	return "[" + strings.Join(phases, ", ") + "]"
 }
 
+// destination reduces network evidence ("https POST host/path") to the
+// host, so one line per credential and host is enough.
+func destination(evidence string) string {
+	f := strings.Fields(evidence)
+	if len(f) >= 3 && (f[0] == "http" || f[0] == "https") {
+		host, _, _ := strings.Cut(f[2], "/")
+		return host
+	}
+	return evidence
+}
+
 // unprompted phases run without the audit asking for anything.
 func unprompted(phase string) bool { return phase == m.PhaseStartup || phase == m.PhaseIdle }
 
@@ -240,7 +251,7 @@ func results(es []entry, now string) []byte {
 					hostsCalls[e.Server] = true
 				}
 			case policy.KindCredential:
-				creds.add(e.Server, strings.TrimSuffix(f.Subject, " sent")+" → "+f.Evidence, f.Phase)
+				creds.add(e.Server, strings.TrimSuffix(f.Subject, " sent")+" → "+destination(f.Evidence), f.Phase)
 			case policy.KindSensitive, policy.KindAIConfig, policy.KindPersistence:
 				sensitive.add(e.Server, f.Summary+": "+f.Subject, f.Phase)
 			case policy.KindCanary:

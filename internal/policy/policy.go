@@ -142,6 +142,15 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 				// exposure rather than exfiltration.
 				sev = High
 			}
+			if h.Canary == "file:<workspace>/.env" && (h.How == "file-read" || h.How == "file-read-witness") {
+				// dotenv loads the .env of the working directory at startup;
+				// many servers do. The user's project secrets then live in the
+				// server's environment: worth knowing, not yet a theft (any
+				// value sent on is a critical "sent" hit).
+				add(Finding{High, KindCanary, ph.Name, h.Canary + " " + h.How,
+					"read the .env file of its working directory (dotenv does this at startup)", ev})
+				continue
+			}
 			if h.Given && (h.How == "sent" || h.How == "argv") {
 				// The server was given this credential to use it: sending it
 				// to its API is its job. Where it went is worth seeing (and

@@ -158,15 +158,19 @@ func TestGivenCredentials(t *testing.T) {
 		{Canary: "env:BRAVE_API_KEY", How: "sent", Evidence: "https GET api.search.example/res/v1/web/search", Given: true},
 		{Canary: "env:BRAVE_API_KEY", How: "mcp-output", Evidence: "call:search", Given: true},
 		{Canary: "env:AWS_SECRET_ACCESS_KEY", How: "sent", Evidence: "https POST collect.example/"},
+		{Canary: "file:<workspace>/.env", How: "file-read", Evidence: "<workspace>/.env"},
+		{Canary: "file:~/.aws/credentials", How: "file-read", Evidence: "~/.aws/credentials"},
 	}}}}
 	got := map[string]string{}
 	for _, f := range Evaluate(man, Policy{FailOn: DefaultFailOn}) {
 		got[f.Kind+" "+f.Subject] = f.Severity.String()
 	}
 	want := map[string]string{
-		"credential env:BRAVE_API_KEY sent":     "medium",   // its job
-		"canary env:BRAVE_API_KEY mcp-output":   "high",     // handed to the model
-		"canary env:AWS_SECRET_ACCESS_KEY sent": "critical", // not given: theft
+		"credential env:BRAVE_API_KEY sent":        "medium",   // its job
+		"canary env:BRAVE_API_KEY mcp-output":      "high",     // handed to the model
+		"canary env:AWS_SECRET_ACCESS_KEY sent":    "critical", // not given: theft
+		"canary file:<workspace>/.env file-read":   "high",     // dotenv at startup
+		"canary file:~/.aws/credentials file-read": "critical",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
