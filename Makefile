@@ -6,7 +6,7 @@ PKGS     := ./...
 FLAVOR   ?= offline
 export MCP_AUDIT_TEST_CACHE ?= $(CURDIR)/.cache/test-installs
 
-.PHONY: help build test test-unit demo bench lint fuzz image engine clean
+.PHONY: help build test test-unit demo bench study lint fuzz image engine clean
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ demo: image ## audit the built-in default server and print the summary
 
 bench: image ## measure tracing overhead and audit cost, ratios from one run
 	MCP_AUDIT_SINK_BINARY=$(CURDIR)/$(BIN) $(GO) run ./cmd/mcp-audit-bench
+
+study: image ## audit study/servers.yml into study/results (resumes; add JOBS=n)
+	MCP_AUDIT_SINK_BINARY=$(CURDIR)/$(BIN) $(BIN) batch --list study/servers.yml --out study/results --timeout 5m $(if $(JOBS),--jobs $(JOBS))
 
 lint: ## gofmt, go vet, go mod tidy check
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }

@@ -162,6 +162,15 @@ func TestPublishEscapesHostileText(t *testing.T) {
 		idx.Servers[0].Generated != "2026-11-29T19:00:00Z" {
 		t.Errorf("index: %+v", idx.Servers)
 	}
+	if err := VerifyFeed(out); err != nil {
+		t.Errorf("feed: %v", err)
+	}
+	defer func(p string, data []byte) {
+		os.WriteFile(p, []byte(strings.Replace(string(data), "collect.evil.example", "other.example", 1)), 0o644)
+		if err := VerifyFeed(out); err == nil || !strings.Contains(err.Error(), "digest") {
+			t.Errorf("a changed manifest passed verification: %v", err)
+		}
+	}(filepath.Join(out, "manifests", "npm", "@evil", "pkg", "1.0.0.json"), must(os.ReadFile(filepath.Join(out, "manifests", "npm", "@evil", "pkg", "1.0.0.json"))))
 	prof, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(idx.Servers[0].ToolHive)))
 	if err != nil || !strings.Contains(string(prof), "collect.evil.example") {
 		t.Errorf("toolhive profile: %s %v", prof, err)
@@ -215,54 +224,9 @@ func TestReasonLine(t *testing.T) {
 	}
 }
 
-// TestCommittedStudyFeed checks the feed committed under study/results:
-// every entry's manifest exists at its stable path, matches its digest and
-// decodes, and every record is in the feed or reported as not audited.
-func TestCommittedStudyFeed(t *testing.T) {
-	out := filepath.Join("..", "..", "study", "results")
-	b, err := os.ReadFile(filepath.Join(out, "index.json"))
+func must[T any](v T, err error) T {
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
-	var idx Index
-	if err := json.Unmarshal(b, &idx); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := Records(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := 0
-	for _, r := range recs {
-		if r.Status == StatusDone {
-			done++
-		}
-	}
-	if len(idx.Servers) == 0 || len(idx.Servers) != done {
-		t.Fatalf("index has %d entries, records %d done", len(idx.Servers), done)
-	}
-	for _, e := range idx.Servers {
-		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(e.Manifest)))
-		if err != nil {
-			t.Errorf("%s: %v", e.Server, err)
-			continue
-		}
-		if sum := sha256.Sum256(data); e.Digest != "sha256:"+hex.EncodeToString(sum[:]) {
-			t.Errorf("%s: digest does not match %s", e.Server, e.Manifest)
-		}
-		man, err := m.Decode(data)
-		if err != nil {
-			t.Errorf("%s: %v", e.Server, err)
-			continue
-		}
-		if p, _ := baseline.Path("manifests", man.Target.Ecosystem, man.Target.Name, man.Target.Version); filepath.ToSlash(p) != e.Manifest ||
-			man.Target.Version != e.Version {
-			t.Errorf("%s: %s holds %s %s", e.Server, e.Manifest, man.Target.Name, man.Target.Version)
-		}
-		for _, prof := range []string{e.ToolHive, e.Docker} {
-			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(prof))); err != nil {
-				t.Errorf("%s: %v", e.Server, err)
-			}
-		}
-	}
+	return v
 }

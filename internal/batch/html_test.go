@@ -33,6 +33,9 @@ func TestReportInChromium(t *testing.T) {
 		Network:  []m.Connection{{Proto: "tcp", Op: "connect", Name: "collect.evil.example", Port: 443, Category: "egress"}}})
 	fs := policy.Evaluate(bad, policy.Policy{FailOn: policy.DefaultFailOn})
 	fs = append(fs, policy.Finding{Severity: policy.High, Kind: policy.KindTool, Subject: "tool send", Summary: "tool text aimed at the model " + evil, Evidence: evil})
+	for i := range 6 {
+		fs = append(fs, policy.Finding{Severity: policy.Low, Kind: policy.KindProcess, Phase: "startup", Subject: fmt.Sprint("/bin/p", i), Summary: "started a process"})
+	}
 	writeDone(t, out, "evil "+evil, bad, fs)
 
 	writeRecord(out, Record{Server: "broken", Target: "npm:broken@1.0.0", Status: StatusFailed, Reason: "npm install --ignore-scripts: 404 " + evil})
@@ -64,7 +67,7 @@ func TestReportInChromium(t *testing.T) {
 		t.Errorf("all three servers should show by default, shown=%s", got)
 	}
 	for _, want := range []string{`data-server="clean"`, `data-server="broken"`, "collect.evil.example:443", "call:send",
-		"not audited", "policy fail", "canary", `id="hosts"`} {
+		"not audited", "policy fail", "canary", `id="hosts"`, "3 more findings"} {
 		if !strings.Contains(p.DOM, want) {
 			t.Errorf("DOM lacks %q", want)
 		}

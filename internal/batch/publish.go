@@ -2,7 +2,9 @@ package batch
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/export"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
@@ -336,4 +339,53 @@ func uniq(s []string) []string {
 func md(s string) string {
 	r := strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`", "\n", " ")
 	return r.Replace(s)
+}
+
+// VerifyFeed checks a published results directory the way a consumer of
+// the feed would: every index entry's manifest exists at its stable path,
+// matches its digest, decodes, and has its allow-list profiles; every
+// finished record is in the index.
+func VerifyFeed(out string) error {
+	b, err := readBounded(filepath.Join(out, "index.json"), maxManifest)
+	if err != nil {
+		return err
+	}
+	var idx Index
+	if err := json.Unmarshal(b, &idx); err != nil {
+		return fmt.Errorf("index.json: %w", err)
+	}
+	recs, err := Records(out)
+	if err != nil {
+		return err
+	}
+	inIndex := map[string]bool{}
+	for _, e := range idx.Servers {
+		inIndex[e.Server] = true
+		data, err := readBounded(filepath.Join(out, filepath.FromSlash(e.Manifest)), maxManifest)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Server, err)
+		}
+		if sum := sha256.Sum256(data); e.Digest != "sha256:"+hex.EncodeToString(sum[:]) {
+			return fmt.Errorf("%s: %s does not match its digest", e.Server, e.Manifest)
+		}
+		man, err := m.Decode(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Server, err)
+		}
+		p, err := baseline.Path("manifests", man.Target.Ecosystem, man.Target.Name, man.Target.Version)
+		if err != nil || filepath.ToSlash(p) != e.Manifest || man.Target.Version != e.Version || man.Target.Name != e.Name {
+			return fmt.Errorf("%s: %s holds %s %s", e.Server, e.Manifest, man.Target.Name, man.Target.Version)
+		}
+		for _, prof := range []string{e.ToolHive, e.Docker} {
+			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(prof))); err != nil {
+				return fmt.Errorf("%s: %w", e.Server, err)
+			}
+		}
+	}
+	for _, r := range recs {
+		if r.Status == StatusDone && !inIndex[r.Server] {
+			return fmt.Errorf("%s: audited but not in index.json", r.Server)
+		}
+	}
+	return nil
 }

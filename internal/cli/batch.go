@@ -23,7 +23,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	common.register(fs)
 	list := fs.String("list", "", "the servers to audit, in mcp-audit.yml format (required)")
 	out := fs.String("out", "results", "results directory")
-	jobs := fs.Int("jobs", batch.DefaultJobs(), "audits in parallel (default: by cores and memory)")
+	jobs := fs.Int("jobs", batch.DefaultJobs(), "audits in parallel; the default comes from the cores and memory")
 	shard := fs.String("shard", "", "audit only shard K of N (K/N), for a CI matrix; merge the shards with mcp-audit merge")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per server")
 	retry := fs.Bool("retry-failed", false, "audit again servers that failed to install or audit in an earlier run")

@@ -147,6 +147,9 @@ servers:
 	if r := byName["memory"]; r.Manifest != "manifests/npm/@modelcontextprotocol/server-memory/2026.8.31.json" || r.AuditedAt == "" {
 		t.Errorf("memory manifest at %q", r.Manifest)
 	}
+	if err := batch.VerifyFeed(full); err != nil {
+		t.Errorf("feed: %v", err)
+	}
 	results, _ := os.ReadFile(filepath.Join(full, "RESULTS.md"))
 	for _, want := range []string{"**2** touched a canary", "* **tools**: file:~/.ssh/id\\_rsa file-read \\[call:read\\_ssh\\]", "**2** did not run normally or could not be audited",
 		"**hang** (npm:@batchtest/hang@1.0.0): killed — the audit deadline was reached", "**broken** (npm:@batchtest/broken@1.0.0): not audited — "} {
@@ -178,6 +181,9 @@ servers:
 	}
 	if code, out := run(ctx, "merge", "--out", merged, s1, s2); code != ExitOK {
 		t.Fatalf("merge: exit %d\n%s", code, out)
+	}
+	if err := batch.VerifyFeed(merged); err != nil {
+		t.Errorf("merged feed: %v", err)
 	}
 	if diff := cmp.Diff(comparable(t, full), comparable(t, merged)); diff != "" {
 		t.Errorf("merged shards differ from the unsharded batch (-full +merged):\n%s", diff)
