@@ -51,16 +51,7 @@ func deps(t *testing.T) audit.Deps {
 
 func run(t *testing.T, o audit.Options) *m.Manifest {
 	t.Helper()
-	if o.IdleQuiet == 0 {
-		o.IdleQuiet, o.IdleMin = time.Second, 500*time.Millisecond
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := audit.Run(ctx, deps(t), o)
-	if err != nil {
-		t.Fatalf("audit %s: %v", o.Target, err)
-	}
-	return res.Manifest
+	return runResult(t, o).Manifest
 }
 
 func findings(man *m.Manifest) []policy.Finding {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -148,7 +149,7 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 	}
 	first, last := segments[0], segments[len(segments)-1]
 	if o.KeepTrace != "" && first.art.TraceFile != "" {
-		if err := copyFile(first.art.TraceFile, o.KeepTrace); err != nil {
+		if err := fsutil.CopyFile(first.art.TraceFile, o.KeepTrace, 0o644); err != nil {
 			log.Warn("saving raw trace", "err", err)
 		}
 	}

@@ -116,11 +116,12 @@ func ServerPolicy(cfg *config.Config, s *config.Server, failOnFlag string) polic
 	return policy.Policy{Allow: s.Allow, FailOn: failOn}
 }
 
-// DefaultJobs is bounded by cores and by memory (2 GiB per sandbox).
+// DefaultJobs is bounded by cores and by memory (a sandbox's default
+// memory limit per job).
 func DefaultJobs() int {
 	n := runtime.NumCPU()
 	if mem := totalMemory(); mem > 0 {
-		n = min(n, max(1, int(mem/(2<<30))))
+		n = min(n, max(1, int(mem/sandbox.DefaultLimits.MemoryBytes)))
 	}
 	return max(1, n)
 }

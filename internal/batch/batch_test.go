@@ -165,15 +165,16 @@ func TestPublishEscapesHostileText(t *testing.T) {
 	if err := VerifyFeed(out); err != nil {
 		t.Errorf("feed: %v", err)
 	}
-	defer func(p string, data []byte) {
-		os.WriteFile(p, []byte(strings.Replace(string(data), "collect.evil.example", "other.example", 1)), 0o644)
-		if err := VerifyFeed(out); err == nil || !strings.Contains(err.Error(), "digest") {
-			t.Errorf("a changed manifest passed verification: %v", err)
-		}
-	}(filepath.Join(out, "manifests", "npm", "@evil", "pkg", "1.0.0.json"), must(os.ReadFile(filepath.Join(out, "manifests", "npm", "@evil", "pkg", "1.0.0.json"))))
 	prof, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(idx.Servers[0].ToolHive)))
 	if err != nil || !strings.Contains(string(prof), "collect.evil.example") {
 		t.Errorf("toolhive profile: %s %v", prof, err)
+	}
+	// A manifest changed after publishing no longer matches the feed.
+	mp := filepath.Join(out, "manifests", "npm", "@evil", "pkg", "1.0.0.json")
+	data, _ := os.ReadFile(mp)
+	os.WriteFile(mp, []byte(strings.Replace(string(data), "collect.evil.example", "other.example", 1)), 0o644)
+	if err := VerifyFeed(out); err == nil || !strings.Contains(err.Error(), "digest") {
+		t.Errorf("a changed manifest passed verification: %v", err)
 	}
 }
 
@@ -222,11 +223,4 @@ func TestReasonLine(t *testing.T) {
 			t.Errorf("ReasonLine(%q) = %q, want %q", stderr, got, want)
 		}
 	}
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

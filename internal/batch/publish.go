@@ -61,7 +61,7 @@ func load(out string) ([]entry, error) {
 	for _, r := range rs {
 		e := entry{Record: r}
 		if r.Status == StatusDone {
-			data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(r.Manifest)))
+			data, err := readBounded(filepath.Join(out, filepath.FromSlash(r.Manifest)), maxManifest)
 			if err != nil {
 				return nil, err
 			}

@@ -89,6 +89,10 @@ func valueFor(name string) string {
 	return "mcpaudit_" + randFrom(alnum, 32)
 }
 
+// WorkspaceEnv is the decoy .env of the workspace the server starts in,
+// which dotenv-style loaders read at startup.
+const WorkspaceEnv = "<workspace>/.env"
+
 // Generate creates a fresh set: the default variables, the extra ones the
 // server needs (extraEnv), and the decoy files.
 func Generate(extraEnv []string) *Set {
@@ -142,7 +146,7 @@ func (s *Set) addDecoys() {
 	s.addFile("~/.netrc", 0o600, "machine api.mcp-audit.test\n  login dev\n  password "+netrc+"\n", netrc)
 
 	envKey, dbPass := "sk-proj-"+randFrom(alnum, 48), randFrom(alnum, 24)
-	s.addFile("<workspace>/.env", 0o644,
+	s.addFile(WorkspaceEnv, 0o644,
 		"OPENAI_API_KEY="+envKey+"\nDATABASE_URL=postgres://app:"+dbPass+"@db.mcp-audit.test:5432/app\n", envKey, dbPass)
 
 	cursor := "sk-ant-api03-" + randFrom(alnum, 48)

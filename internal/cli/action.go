@@ -14,7 +14,6 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/gh"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
@@ -167,22 +166,7 @@ func runAction(ctx context.Context, env *Env, args []string) error {
 			a.Warningf("proposing new baselines: %s", sandbox.Sanitize(err.Error()))
 		}
 	}
-	var failed, broken int
-	for _, r := range reports {
-		switch {
-		case r.Error != "":
-			broken++
-		case r.Result.Verdict == "fail":
-			failed++
-		}
-	}
-	if broken > 0 {
-		return fmt.Errorf("%w: %d server(s) could not be audited", audit.ErrRuntime, broken)
-	}
-	if failed > 0 {
-		return ErrFindings
-	}
-	return nil
+	return reportsError(reports)
 }
 
 func orTemp(dir string) string {
@@ -258,12 +242,17 @@ func outputs(a *githubactions.Action, cfgRel string, lines map[string]int, repor
 	}
 }
 
-func comment(ctx context.Context, a *githubactions.Action, in actionInputs, ghctx *githubactions.GitHubContext, number int, body string) error {
+// ghClient is the GitHub API client for the workflow's repository.
+func ghClient(in actionInputs, ghctx *githubactions.GitHubContext) (*gh.Client, error) {
 	if in.Token == "" {
-		return errors.New("no github-token")
+		return nil, errors.New("no github-token")
 	}
 	owner, repo := ghctx.Repo()
-	c, err := gh.New(in.Token, ghctx.APIURL, owner, repo)
+	return gh.New(in.Token, ghctx.APIURL, owner, repo)
+}
+
+func comment(ctx context.Context, a *githubactions.Action, in actionInputs, ghctx *githubactions.GitHubContext, number int, body string) error {
+	c, err := ghClient(in, ghctx)
 	if err != nil {
 		return err
 	}
@@ -303,11 +292,7 @@ func proposeBaselines(ctx context.Context, a *githubactions.Action, in actionInp
 		a.Infof("no new releases: no baselines to propose")
 		return nil
 	}
-	if in.Token == "" {
-		return errors.New("no github-token")
-	}
-	owner, repo := ghctx.Repo()
-	c, err := gh.New(in.Token, ghctx.APIURL, owner, repo)
+	c, err := ghClient(in, ghctx)
 	if err != nil {
 		return err
 	}

@@ -59,6 +59,22 @@ func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
 	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease, NPM: "npm"}, nil
 }
 
+// deps builds what every auditing command needs: the logger, the
+// fetcher, and a connection to Docker, which the caller closes.
+func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), error) {
+	log := newLogger(env, c.verbose)
+	fetcher, err := c.fetcher(env)
+	if err != nil {
+		return audit.Deps{}, nil, err
+	}
+	fetcher.Log = log
+	eng, err := sandbox.Connect(ctx)
+	if err != nil {
+		return audit.Deps{}, nil, err
+	}
+	return audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, func() { eng.Close() }, nil
+}
+
 // auditFlags holds the audit command's options; audit.Options is filled
 // from it.
 type auditFlags struct {
@@ -177,18 +193,13 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	log := newLogger(env, f.verbose)
-	fetcher, err := f.fetcher(env)
+	deps, closeEngine, err := f.deps(ctx, env)
 	if err != nil {
 		return err
 	}
-	fetcher.Log = log
-	eng, err := sandbox.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	res, err := audit.Run(ctx, audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, opts)
+	defer closeEngine()
+	log := deps.Log
+	res, err := audit.Run(ctx, deps, opts)
 	if err != nil {
 		if res != nil && ctx.Err() == nil {
 			// The server ran but its evidence could not be collected: the

@@ -23,7 +23,8 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	common.register(fs)
 	list := fs.String("list", "", "the servers to audit, in mcp-audit.yml format (required)")
 	out := fs.String("out", "results", "results directory")
-	jobs := fs.Int("jobs", batch.DefaultJobs(), "audits in parallel; the default comes from the cores and memory")
+	defaultJobs := batch.DefaultJobs()
+	jobs := fs.Int("jobs", defaultJobs, "audits in parallel; the default comes from the cores and memory")
 	shard := fs.String("shard", "", "audit only shard K of N (K/N), for a CI matrix; merge the shards with mcp-audit merge")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per server")
 	retry := fs.Bool("retry-failed", false, "audit again servers that failed to install or audit in an earlier run")
@@ -43,8 +44,8 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	case *runs < 1:
 		return fmt.Errorf("%w: --runs must be at least 1", ErrUsage)
 	}
-	if *jobs > batch.DefaultJobs() {
-		fmt.Fprintf(env.Stderr, "batch: note: --jobs %d exceeds what this machine's cores and memory suggest (%d)\n", *jobs, batch.DefaultJobs())
+	if *jobs > defaultJobs {
+		fmt.Fprintf(env.Stderr, "batch: note: --jobs %d exceeds what this machine's cores and memory suggest (%d)\n", *jobs, defaultJobs)
 	}
 	k, n, err := batch.ParseShard(*shard)
 	if err != nil {
@@ -54,28 +55,22 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	log := newLogger(env, common.verbose)
-	fetcher, err := common.fetcher(env)
+	deps, closeEngine, err := common.deps(ctx, env)
 	if err != nil {
 		return err
 	}
-	fetcher.Log = log
-	eng, err := sandbox.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
+	defer closeEngine()
 	opts := batch.Options{
 		List: cfg, Out: *out, Jobs: *jobs, ShardK: k, ShardN: n, ServerTimeout: *timeout, RetryFailed: *retry, Runs: *runs,
-		Base: audit.Options{Network: *network, Image: common.image, ImageFlavor: common.flavor, TrustFiles: trustFiles(env, common.caFiles)},
+		Base:     audit.Options{Network: *network, Image: common.image, ImageFlavor: common.flavor, TrustFiles: trustFiles(env, common.caFiles)},
+		Progress: env.Stderr,
 	}
-	opts.Progress = env.Stderr
 	// Prepare the image once, before the parallel audits race to build it.
-	if _, err := sandbox.EnsureImage(ctx, eng, sandbox.ImageOptions{Ref: common.image, Flavor: common.flavor}); err != nil {
+	if _, err := sandbox.EnsureImage(ctx, deps.Engine, sandbox.ImageOptions{Ref: common.image, Flavor: common.flavor}); err != nil {
 		return fmt.Errorf("%w: %v", audit.ErrRuntime, err)
 	}
 	start := time.Now()
-	sum, err := batch.Run(ctx, audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, opts)
+	sum, err := batch.Run(ctx, deps, opts)
 	fmt.Fprintf(env.Stderr, "batch: %d selected, %d already done, %d audited, %d failed, in %s; results in %s\n",
 		sum.Selected, sum.Skipped, sum.Done, sum.Failed, time.Since(start).Round(time.Second), *out)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -95,6 +94,12 @@ func finishReports(env *Env, format, out string, reports []report.DiffReport) er
 	} else if err := writeFileAtomic(out, buf.Bytes()); err != nil {
 		return err
 	}
+	return reportsError(reports)
+}
+
+// reportsError is the outcome of a check: a runtime error when a server
+// could not be audited, ErrFindings when one fails its policy.
+func reportsError(reports []report.DiffReport) error {
 	var failed, broken int
 	for _, r := range reports {
 		switch {
@@ -114,6 +119,7 @@ func finishReports(env *Env, format, out string, reports []report.DiffReport) er
 }
 
 type checker struct {
+	close  func() // closes the engine connection
 	env    *Env
 	cfg    *config.Config
 	deps   audit.Deps
@@ -154,24 +160,11 @@ func newChecker(ctx context.Context, env *Env, common commonFlags, o CheckOption
 			return nil, fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 	}
-	log := newLogger(env, common.verbose)
-	fetcher, err := common.fetcher(env)
+	deps, closeEngine, err := common.deps(ctx, env)
 	if err != nil {
 		return nil, err
 	}
-	fetcher.Log = log
-	eng, err := sandbox.Connect(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &checker{env: env, cfg: cfg, opts: o, log: log, common: common,
-		deps: audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}}, nil
-}
-
-func (c *checker) close() {
-	if cl, ok := c.deps.Engine.(io.Closer); ok {
-		cl.Close()
-	}
+	return &checker{env: env, cfg: cfg, opts: o, log: deps.Log, common: common, deps: deps, close: closeEngine}, nil
 }
 
 func (c *checker) selected(names []string) ([]*config.Server, error) {

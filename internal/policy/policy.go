@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -142,7 +143,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 				// exposure rather than exfiltration.
 				sev = High
 			}
-			if h.Canary == "file:<workspace>/.env" && (h.How == "file-read" || h.How == "file-read-witness") {
+			if h.Canary == "file:"+canary.WorkspaceEnv && (h.How == "file-read" || h.How == "file-read-witness") {
 				// dotenv loads the .env of the working directory at startup;
 				// many servers do. The user's project secrets then live in the
 				// server's environment: worth knowing, not yet a theft (any

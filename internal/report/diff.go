@@ -88,14 +88,7 @@ func textDiff(w io.Writer, r DiffReport) {
 	} else {
 		fmt.Fprintf(w, "findings: %d\n", len(res.Findings))
 		for _, f := range res.Findings {
-			where := ""
-			if f.Phase != "" {
-				where = " [" + f.Phase + "]"
-			}
-			fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), f.Summary, where)
-			if f.Evidence != "" {
-				fmt.Fprintf(w, "           evidence: %s\n", f.Evidence)
-			}
+			writeFinding(w, f)
 		}
 	}
 	if len(res.Changes) > 0 {

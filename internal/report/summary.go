@@ -82,14 +82,7 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 				fmt.Fprintf(w, "  … %d more in the manifest\n", len(findings)-maxListed)
 				break
 			}
-			where := ""
-			if f.Phase != "" {
-				where = " [" + f.Phase + "]"
-			}
-			fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), f.Summary, where)
-			if f.Evidence != "" {
-				fmt.Fprintf(w, "           evidence: %s\n", f.Evidence)
-			}
+			writeFinding(w, f)
 		}
 	}
 	if policy.Failed(findings, failOn) {
@@ -189,4 +182,17 @@ func lastLines(s string, n int) string {
 
 func indent(s, prefix string) string {
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix)
+}
+
+// writeFinding prints one finding of a text report: severity, summary,
+// phase, and the evidence on its own line.
+func writeFinding(w io.Writer, f policy.Finding) {
+	where := ""
+	if f.Phase != "" {
+		where = " [" + f.Phase + "]"
+	}
+	fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), f.Summary, where)
+	if f.Evidence != "" {
+		fmt.Fprintf(w, "           evidence: %s\n", f.Evidence)
+	}
 }

@@ -18,6 +18,8 @@ import (
 	"syscall"
 
 	"github.com/moby/moby/client"
+
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 )
 
 // ImageVersion changes whenever the image layout the entrypoint relies on
@@ -187,8 +189,10 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 		return fmt.Errorf("running debootstrap: %w", err)
 	}
 	steps := []func() error{
-		func() error { return copyFile(node, filepath.Join(dir, "usr/local/bin/node"), 0o755) },
-		func() error { return copyDir(npmDir, filepath.Join(dir, "usr/local/lib/node_modules/npm")) },
+		func() error { return fsutil.CopyFile(node, filepath.Join(dir, "usr/local/bin/node"), 0o755) },
+		func() error {
+			return fsutil.CopyTree(npmDir, filepath.Join(dir, "usr/local/lib/node_modules/npm"), nil)
+		},
 		func() error {
 			os.Symlink("../lib/node_modules/npm/bin/npm-cli.js", filepath.Join(dir, "usr/local/bin/npm"))
 			return os.Symlink("../lib/node_modules/npm/bin/npx-cli.js", filepath.Join(dir, "usr/local/bin/npx"))
@@ -284,53 +288,6 @@ func addUser(root, name string, uid int) error {
 		return err
 	}
 	return os.Chown(filepath.Join(root, home), uid, uid)
-}
-
-func copyFile(src, dst string, mode os.FileMode) error {
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case info.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, target)
-		case info.Mode().IsRegular():
-			return copyFile(p, target, info.Mode().Perm())
-		}
-		return nil
-	})
 }
 
 // tarRootfs streams a root filesystem, keeping ownership, modes, symlinks

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/Masterminds/semver/v3"
+
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 )
 
 // Package is an installed target on the host, ready to copy into the
@@ -503,50 +505,10 @@ func hashString(s string) string {
 	return hex.EncodeToString(sum[:16])
 }
 
-// copyTree copies src to dst without following symlinks. .git and .npmrc
-// are skipped; node_modules too when skipModules is set.
+// copyTree copies a package directory without following symlinks. .git
+// and .npmrc are skipped; node_modules too when skipModules is set.
 func copyTree(src, dst string, skipModules bool) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if rel != "." && (d.Name() == ".git" || d.Name() == ".npmrc" || skipModules && d.Name() == "node_modules" && d.IsDir()) {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case info.Mode()&fs.ModeSymlink != 0:
-			l, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(l, target)
-		case info.Mode().IsRegular():
-			in, err := os.Open(p)
-			if err != nil {
-				return err
-			}
-			defer in.Close()
-			out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, info.Mode().Perm()|0o200)
-			if err != nil {
-				return err
-			}
-			if _, err := io.Copy(out, in); err != nil {
-				out.Close()
-				return err
-			}
-			return out.Close()
-		}
-		return nil
+	return fsutil.CopyTree(src, dst, func(_ string, d fs.DirEntry) bool {
+		return d.Name() == ".git" || d.Name() == ".npmrc" || skipModules && d.Name() == "node_modules" && d.IsDir()
 	})
 }
