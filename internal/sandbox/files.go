@@ -42,7 +42,10 @@ type Tree struct {
 // first read moves the access time past it.
 var seedTime = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// copyIn copies the entrypoint, the seeded HOME, the server's files and
+// trees and the CA to trust into the created container, in one archive.
 func (s *Sandbox) copyIn(ctx context.Context, id string, spec Spec) error {
+	t0 := time.Now()
 	home, err := homeTar(spec.HomeFiles, spec.UID)
 	if err != nil {
 		return err
@@ -57,7 +60,12 @@ func (s *Sandbox) copyIn(ctx context.Context, id string, spec Spec) error {
 		files = append(files, TarFile{Path: resolvPath, Content: []byte(spec.Resolv), Mode: 0o644})
 	}
 	files = append(files, spec.Files...)
-	return s.copyFiles(ctx, id, files, spec.Trees)
+	files = append(files, trustFiles(spec.Net)...)
+	if err := s.copyFiles(ctx, id, files, spec.Trees); err != nil {
+		return err
+	}
+	s.log().Debug("copied files in", "ms", time.Since(t0).Milliseconds())
+	return nil
 }
 
 func (s *Sandbox) copyFiles(ctx context.Context, id string, files []TarFile, trees []Tree) error {

@@ -12,7 +12,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
@@ -97,6 +96,41 @@ type sinkRun struct {
 	hijack *client.HijackedResponse
 }
 
+// sinkFor creates the sink container the network mode needs, if any, and
+// starts it in the background while the server container is prepared;
+// await waits for it.
+func (s *Sandbox) sinkFor(ctx context.Context, spec Spec) (*sinkRun, error) {
+	need, err := needsSink(spec.Net.Mode)
+	if err != nil || !need {
+		return nil, err
+	}
+	sr, err := s.createSink(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	go s.startSink(ctx, sr)
+	return sr, nil
+}
+
+// await waits until the sink is listening; a nil sink is always ready.
+func (sr *sinkRun) await(ctx context.Context) error {
+	if sr == nil {
+		return nil
+	}
+	var err error
+	select {
+	case err = <-sr.ready:
+	case <-time.After(30 * time.Second):
+		err = errors.New("the sink did not become ready in 30s")
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("starting network sink: %w", err)
+	}
+	return nil
+}
+
 // createSink creates (but does not start) the sink container.
 func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 	bin, err := SinkBinary()
@@ -114,17 +148,13 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 	if spec.Net.Mode == NetOpen {
 		netMode, sysctls = "bridge", nil
 	}
-	host, _ := os.Hostname()
 	pids := int64(64)
 	created, err := s.Engine.ContainerCreate(ctx, client.ContainerCreateOptions{
 		Config: &container.Config{
 			Image: img, User: "0:0", WorkingDir: "/",
 			Cmd:          []string{sinkBinPath, "sink", "--config", sinkConfig},
 			AttachStdout: true, AttachStderr: true,
-			Labels: map[string]string{
-				LabelApp: "1", LabelOwner: fmt.Sprintf("%s:%d", host, os.Getpid()),
-				LabelDeadline: strconv.FormatInt(time.Now().Add(spec.Limits.withDefaults().Deadline+time.Minute).Unix(), 10),
-			},
+			Labels: ownerLabels(spec.Limits.withDefaults().Deadline),
 		},
 		HostConfig: &container.HostConfig{
 			NetworkMode: container.NetworkMode(netMode),

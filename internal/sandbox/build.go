@@ -1,0 +1,201 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/client"
+)
+
+// The builders below turn a Spec into what the engine is asked for. They do
+// no I/O, so the sandbox's hardening is checked by table tests without an
+// engine.
+
+// createOptions is the server container for spec on the given network,
+// confined by the seccomp profile (JSON) and marked with labels for GC.
+func createOptions(spec Spec, network container.NetworkMode, seccomp string, labels map[string]string) client.ContainerCreateOptions {
+	lim := spec.Limits.withDefaults()
+	return client.ContainerCreateOptions{
+		Config:     containerConfig(spec, lim, labels),
+		HostConfig: hostConfig(spec, lim, network, seccomp),
+	}
+}
+
+// containerConfig runs entry.sh as root with the server command as its
+// arguments: the entrypoint needs root to start the tracer and then drops
+// to spec.User. Stdin stays open because it carries the MCP session.
+func containerConfig(spec Spec, lim Limits, labels map[string]string) *container.Config {
+	return &container.Config{
+		Image:        spec.Image,
+		Cmd:          append([]string{"/bin/sh", entryPath}, spec.Cmd...),
+		Env:          entryEnv(spec, lim),
+		User:         "0:0",
+		WorkingDir:   "/",
+		OpenStdin:    true,
+		StdinOnce:    true,
+		AttachStdin:  true,
+		AttachStdout: true,
+		AttachStderr: true,
+		Labels:       labels,
+	}
+}
+
+// entryEnv is the container's environment: the MCP_AUDIT_* settings entry.sh
+// reads (and unsets before the server runs), the server's own environment,
+// then the variables that make common runtimes trust the run's CA.
+func entryEnv(spec Spec, lim Limits) []string {
+	strsize := spec.StrSize
+	if strsize <= 0 {
+		strsize = 4096
+	}
+	env := append([]string{
+		"MCP_AUDIT_USER=" + spec.User,
+		"MCP_AUDIT_UID=" + strconv.Itoa(spec.UID),
+		"MCP_AUDIT_TRACE_SET=" + strings.Join(TraceSet, ","),
+		"MCP_AUDIT_STRSIZE=" + strconv.Itoa(strsize),
+		"MCP_AUDIT_WORKDIR=" + spec.Workdir,
+		"MCP_AUDIT_WATCHDOG=" + strconv.Itoa(int(lim.Deadline.Seconds())),
+		"MCP_AUDIT_CANARY_FILES=" + canaryList(spec.CanaryFiles),
+	}, spec.Env...)
+	if spec.NoTrace {
+		env = append(env, "MCP_AUDIT_NOTRACE=1")
+	}
+	if in := spec.Install; in != nil {
+		env = append(env, "MCP_AUDIT_INSTALL_DIR="+in.Dir, "MCP_AUDIT_INSTALL_SCRIPT="+InstallMarker+"\n"+in.Script,
+			"MCP_AUDIT_INSTALL_GID="+strconv.Itoa(in.GID), "MCP_AUDIT_INSTALL_TIMEOUT="+strconv.Itoa(int(max(in.Timeout, time.Second).Seconds())))
+	}
+	return append(env, trustEnv(spec.Net)...)
+}
+
+// canaryList joins the canary paths with spaces for entry.sh; a path that
+// contains whitespace would be split there, so it is left out.
+func canaryList(paths []string) string {
+	var keep []string
+	for _, p := range paths {
+		if !strings.ContainsAny(p, " \t\n") {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, " ")
+}
+
+// hostConfig is the server container's confinement. Nothing is bind-mounted:
+// files go in through the archive endpoint (see the package comment).
+func hostConfig(spec Spec, lim Limits, network container.NetworkMode, seccomp string) *container.HostConfig {
+	return &container.HostConfig{
+		NetworkMode: network,
+		CapDrop:     []string{"ALL"},
+		// The tracer needs SYS_PTRACE; strace -u needs SETUID/SETGID;
+		// DAC_READ_SEARCH lets it resolve the server's fds for -yy.
+		// The server itself runs as an unprivileged user and gets none.
+		CapAdd:      []string{"SYS_PTRACE", "SETUID", "SETGID", "DAC_READ_SEARCH"},
+		SecurityOpt: []string{"no-new-privileges", "seccomp=" + seccomp},
+		// Output is read from the attach stream; a log driver would only keep
+		// a second, unbounded copy of it on the engine's disk.
+		LogConfig: container.LogConfig{Type: "none"},
+		Tmpfs:     tmpfsMounts(spec.Home, spec.UID, lim.TmpfsBytes),
+		Resources: resources(lim),
+	}
+}
+
+// tmpfsMounts makes HOME and the temporary directories size-bounded tmpfs,
+// so the server's writes count against a limit and vanish with the run.
+// HOME belongs to the server's user, who must be able to write it.
+func tmpfsMounts(home string, uid int, size int64) map[string]string {
+	opts := func(extra string) string {
+		return fmt.Sprintf("rw,nosuid,nodev,size=%d%s", size, extra)
+	}
+	return map[string]string{
+		home:        opts(fmt.Sprintf(",uid=%d,gid=%d,mode=0755", uid, uid)),
+		"/tmp":      opts(",mode=1777"),
+		"/var/tmp":  opts(",mode=1777"),
+		"/run/lock": fmt.Sprintf("rw,nosuid,nodev,noexec,size=%d,mode=1777", 1<<20),
+	}
+}
+
+// resources applies lim. Swap equals memory so the limit cannot be
+// stretched by swapping; core dumps are off because they would write the
+// server's memory (canaries included) to disk.
+func resources(lim Limits) container.Resources {
+	pids := lim.PIDs
+	return container.Resources{
+		Memory:     lim.MemoryBytes,
+		MemorySwap: lim.MemoryBytes,
+		PidsLimit:  &pids,
+		NanoCPUs:   lim.NanoCPUs,
+		Ulimits: []*container.Ulimit{
+			{Name: "fsize", Soft: lim.FileBytes, Hard: lim.FileBytes},
+			{Name: "nofile", Soft: 4096, Hard: 4096},
+			{Name: "core", Soft: 0, Hard: 0},
+		},
+	}
+}
+
+// needsSink reports whether a network mode puts the server behind a sink
+// container. Unknown modes are refused here, before anything is created.
+func needsSink(mode string) (bool, error) {
+	switch orDefault(mode, NetNone) {
+	case NetNone:
+		return false, nil
+	case NetSinkhole, NetOpen:
+		return true, nil
+	}
+	return false, fmt.Errorf("unknown network mode %q", mode)
+}
+
+// networkFor is the server's network: none without a sink, otherwise the
+// sink's network namespace, so that all traffic passes through the sink.
+func networkFor(sinkID string) container.NetworkMode {
+	if sinkID == "" {
+		return "none"
+	}
+	return container.NetworkMode("container:" + sinkID)
+}
+
+// trustPEM is what the server should trust on top of the system CAs: the
+// interception CA in sinkhole mode, the host's extra CAs in open mode.
+func trustPEM(n Network) []byte {
+	switch n.Mode {
+	case NetSinkhole:
+		return n.CACert
+	case NetOpen:
+		return n.TrustPEM
+	}
+	return nil
+}
+
+// trustFiles is the CA file copied in with the server's files, if any.
+func trustFiles(n Network) []TarFile {
+	pem := trustPEM(n)
+	if len(pem) == 0 {
+		return nil
+	}
+	return []TarFile{{Path: serverCA, Content: pem, Mode: 0o644}}
+}
+
+// trustEnv points node, Python, curl and git at the CA: node adds
+// NODE_EXTRA_CA_CERTS to its own store, the others read the system bundle,
+// which the entrypoint extends with the CA file.
+func trustEnv(n Network) []string {
+	if len(trustPEM(n)) == 0 {
+		return nil
+	}
+	const bundle = "/etc/ssl/certs/ca-certificates.crt"
+	return []string{"NODE_EXTRA_CA_CERTS=" + serverCA, "SSL_CERT_FILE=" + bundle,
+		"REQUESTS_CA_BUNDLE=" + bundle, "CURL_CA_BUNDLE=" + bundle, "GIT_SSL_CAINFO=" + bundle}
+}
+
+// ownerLabels mark a container as mcp-audit's, owned by this process, and
+// collectable by GC once the deadline plus a minute has passed.
+func ownerLabels(deadline time.Duration) map[string]string {
+	host, _ := os.Hostname()
+	return map[string]string{
+		LabelApp:      "1",
+		LabelOwner:    fmt.Sprintf("%s:%d", host, os.Getpid()),
+		LabelDeadline: strconv.FormatInt(time.Now().Add(deadline+time.Minute).Unix(), 10),
+	}
+}
