@@ -8,7 +8,7 @@
 //
 // Each behavior kind has its own file: files.go, processes.go, network.go
 // (what the trace shows) and sink.go (what the network sink saw), canaries.go
-// and alerts.go. This file wires them together.
+// and alerts.go; classify.go wires them together.
 package classify
 
 import (
