@@ -1,0 +1,74 @@
+package classify
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// placeCanaries learns where the decoy files lie in the sandbox, so that a
+// file access can be matched by path after links are followed.
+func (c *classifier) placeCanaries() {
+	if c.in.Canaries == nil {
+		return
+	}
+	c.finder = canary.NewFinder(c.in.Canaries.All())
+	for _, f := range c.in.Canaries.Files {
+		if f.Canary {
+			c.canaryAt[c.absDecoy(f.Path)] = "file:" + f.Path
+		}
+	}
+}
+
+func (c *classifier) absDecoy(p string) string {
+	switch {
+	case strings.HasPrefix(p, "~/"):
+		return path.Join(c.in.Layout.Home, p[2:])
+	case strings.HasPrefix(p, "<workspace>/"):
+		return path.Join(c.in.Layout.Workspace, strings.TrimPrefix(p, "<workspace>/"))
+	}
+	return p
+}
+
+// fileHow names the canary hit of a successful access to a decoy file;
+// probes and directory changes are not hits.
+var fileHow = map[string]string{m.AccessRead: "file-read", m.AccessWrite: "file-write", m.AccessDelete: "file-delete",
+	m.AccessRename: "file-rename"}
+
+// fileCanary records a successful access to a decoy file.
+func (c *classifier) fileCanary(p *phaseAcc, name string, fa m.FileAccess) {
+	how := fileHow[fa.Access]
+	if how == "" {
+		return
+	}
+	ev := fa.Path
+	if fa.Target != "" {
+		ev = fa.Path + " -> " + fa.Target
+	}
+	p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: how, Evidence: ev})
+	if how == "file-read" {
+		c.readCan[name] = true
+	}
+}
+
+// canaryScan records canary values found in data sent out.
+func (c *classifier) canaryScan(p *phaseAcc, data []byte, evidence string) {
+	for _, h := range c.finder.Find(data) {
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: "sent", Evidence: evidence, Encoding: h.Encoding})
+	}
+}
+
+// witness adds canary reads that only the access-time check saw.
+func (c *classifier) witness() {
+	for _, w := range c.in.Witness {
+		name := "file:" + w.Path
+		if c.readCan[name] {
+			continue
+		}
+		p := c.phaseAt(w.Time)
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: "file-read-witness",
+			Evidence: w.Path + " read without a traced open (access time changed)"})
+	}
+}

@@ -1,0 +1,167 @@
+package classify
+
+import (
+	"path"
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/trace"
+)
+
+// Directories whose existence probes are realpath() walking to something
+// below them.
+var realpathProbes = map[string]bool{"/": true, "/etc": true, "/usr": true, "/usr/share": true, "/usr/local": true,
+	"/usr/lib": true, "/home": true, "/srv": true, "/opt": true, "/tmp": true, "/var": true, "/etc/localtime": true}
+
+// Devices every program writes to.
+var benignWrites = map[string]bool{"/dev/null": true, "/dev/tty": true, "/dev/stdout": true, "/dev/stderr": true}
+
+// file records one file syscall: how the path was accessed, which file it
+// really named once the links seen so far are followed, and whether that
+// file is a canary.
+func (c *classifier) file(p *phaseAcc, r trace.Record) {
+	if r.Path == "" || !strings.HasPrefix(r.Path, "/") {
+		return
+	}
+	if r.Op == "link" {
+		// Record the new name, pointing at the existing file.
+		r.Path, r.Path2 = r.Path2, r.Path
+	}
+	res := result(r)
+	access, target := fileAccess(r)
+	if res == m.ResultOK {
+		c.alias(r)
+	}
+	real := c.realPath(r)
+	l := c.in.Layout
+	canaryName := c.canaryAt[real]
+	fa := m.FileAccess{Path: l.Normalize(r.Path), Access: access, Category: l.fileCategory(real, canaryName != "", access),
+		Result: res}
+	if target != "" {
+		fa.Target = l.Normalize(target)
+	} else if real != r.Path {
+		fa.Target = l.Normalize(real)
+	}
+	if r.Op == "utime" && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
+		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertTimestamps, Detail: "timestamps changed on " + l.Normalize(real)})
+	}
+	if canaryName != "" && res == m.ResultOK {
+		c.fileCanary(p, canaryName, fa)
+	}
+	p.addFile(fa)
+}
+
+// fileAccess names how a call used its path and, for calls that make a
+// second name (rename, link, symlink), the other path. For link, r has
+// already been turned to record the new name.
+func fileAccess(r trace.Record) (access, target string) {
+	switch r.Op {
+	case "open":
+		if r.Write || r.Create || r.Trunc {
+			return m.AccessWrite, ""
+		}
+	case "access", "readlink":
+		return m.AccessStat, ""
+	case "unlink", "rmdir":
+		return m.AccessDelete, ""
+	case "mkdir":
+		return m.AccessDirWrite, ""
+	case "rename":
+		return m.AccessRename, r.Path2
+	case "link":
+		return m.AccessCreate, r.Path2
+	case "symlink":
+		return m.AccessSymlink, r.Path2
+	case "chmod", "truncate", "utime":
+		return m.AccessWrite, ""
+	case "chdir":
+		return m.AccessChdir, ""
+	}
+	return m.AccessRead, ""
+}
+
+// alias remembers what a new name stands for after a successful rename,
+// link or symlink, so later accesses through it are recognized.
+func (c *classifier) alias(r trace.Record) {
+	switch r.Op {
+	case "rename":
+		c.aliases[r.Path2] = c.resolve(r.Path)
+	case "link":
+		c.aliases[r.Path] = c.resolve(r.Path2)
+	case "symlink":
+		t := r.Path2
+		if !strings.HasPrefix(t, "/") {
+			t = path.Join(path.Dir(r.Path), t)
+		}
+		c.aliases[r.Path] = c.resolve(t)
+	}
+}
+
+// realPath is the file a call acted on. open, truncate, chmod and utime
+// follow symlinks; unlink, rename, mkdir, link and symlink act on the last
+// path component itself.
+func (c *classifier) realPath(r trace.Record) string {
+	switch r.Op {
+	case "open":
+		if rp := r.RetPath; rp != "" && strings.HasPrefix(rp, "/") && !strings.HasPrefix(r.Path, "/proc/") &&
+			!strings.HasPrefix(r.Path, "/dev/") && !strings.Contains(rp, "<") {
+			// strace resolved the returned fd: the file really opened,
+			// after every symlink, including ones mcp-audit did not see
+			// being made (shipped in a package, made before tracing).
+			return path.Clean(r.RetPath)
+		}
+		return c.resolve(r.Path)
+	case "truncate", "chmod", "utime", "chdir", "access":
+		return c.resolve(r.Path)
+	}
+	return path.Join(c.resolve(path.Dir(r.Path)), path.Base(r.Path))
+}
+
+// resolve follows known symlinks, renames and hard links (up to 8 hops) so
+// that a read of /tmp/x -> ~/.aws/credentials is recognized.
+func (c *classifier) resolve(p string) string {
+	for range 8 {
+		changed := false
+		for q := p; q != "/" && q != "." && q != ""; q = path.Dir(q) {
+			if t, ok := c.aliases[q]; ok {
+				p = path.Join(t, strings.TrimPrefix(p, q))
+				changed = true
+				break
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return p
+}
+
+// fileCategory puts the real file of an access in a category.
+func (l Layout) fileCategory(real string, canary bool, access string) string {
+	norm := l.Normalize(real)
+	if access == m.AccessStat && realpathProbes[norm] {
+		return m.CatRuntime // realpath() walking the ancestors of a path
+	}
+	return l.Category(norm, canary, access != m.AccessRead && access != m.AccessStat)
+}
+
+// addFile lists an access in its phase. Successful reads and probes of the
+// server's own code and of the runtime are expected and numerous: they are
+// counted instead of listed.
+func (p *phaseAcc) addFile(fa m.FileAccess) {
+	cat, access := fa.Category, fa.Access
+	if (cat == m.CatOwnPackage || cat == m.CatRuntime) && (access == m.AccessRead || access == m.AccessStat || access == m.AccessChdir) ||
+		access == m.AccessWrite && benignWrites[fa.Path] {
+		k := m.FileCount{Category: cat, Access: access, Result: fa.Result}
+		if p.summary[k] == nil {
+			p.summary[k] = map[string]bool{}
+		}
+		p.summary[k][fa.Path] = true
+		return
+	}
+	if len(p.files) >= maxFilesPerPhase && !p.files[fa] {
+		p.dropped++
+		return
+	}
+	p.files[fa] = true
+}

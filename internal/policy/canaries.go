@@ -1,0 +1,64 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+)
+
+// canaryFindings report canary hits. Allow-lists never apply: a canary
+// value has no legitimate use.
+func canaryFindings(pe *phaseEval) []Finding {
+	var out []Finding
+	ph := pe.phase
+	for _, h := range ph.Canaries {
+		ev := h.Evidence
+		if h.Encoding != "" && h.Encoding != "raw" {
+			ev += " (" + h.Encoding + "-encoded)"
+		}
+		sev := Critical
+		if h.How == "mcp-output" {
+			// Handed to the client and its model, not to a third party:
+			// exposure rather than exfiltration.
+			sev = High
+		}
+		if h.Canary == "file:"+canary.WorkspaceEnv && (h.How == "file-read" || h.How == "file-read-witness") {
+			// dotenv loads the .env of the working directory at startup;
+			// many servers do. The user's project secrets then live in the
+			// server's environment: worth knowing, not yet a theft (any
+			// value sent on is a critical "sent" hit).
+			out = append(out, Finding{High, KindCanary, ph.Name, h.Canary + " " + h.How,
+				"read the .env file of its working directory (dotenv does this at startup)", ev})
+			continue
+		}
+		if h.Given && (h.How == "sent" || h.How == "argv") {
+			// The server was given this credential to use it: sending it
+			// to its API is its job. Where it went is worth seeing (and
+			// a new destination is a new host); it is not a theft.
+			out = append(out, Finding{Medium, KindCredential, ph.Name, h.Canary + " " + h.How,
+				fmt.Sprintf("used the credential it was given, %s: %s", h.Canary, describeHow(h.How)), ev})
+			continue
+		}
+		out = append(out, Finding{sev, KindCanary, ph.Name, h.Canary + " " + h.How, fmt.Sprintf("canary %s: %s", h.Canary, describeHow(h.How)), ev})
+	}
+	return out
+}
+
+func describeHow(how string) string {
+	switch how {
+	case "file-read":
+		return "decoy file read"
+	case "file-read-witness":
+		return "decoy file read without a traced open (seen by its access time)"
+	case "file-write", "file-delete", "file-rename":
+		return "decoy file modified (" + strings.TrimPrefix(how, "file-") + ")"
+	case "sent":
+		return "value sent over the network"
+	case "argv":
+		return "value passed to a process"
+	case "mcp-output":
+		return "value returned to the MCP client"
+	}
+	return how
+}

@@ -1,0 +1,64 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// dnsFindings report each host looked up once per phase.
+func dnsFindings(pe *phaseEval) []Finding {
+	var out []Finding
+	ph := pe.phase
+	for _, d := range ph.DNS {
+		if pe.pol.Allow.host(d.Name) || pe.hosts[d.Name] {
+			continue
+		}
+		pe.hosts[d.Name] = true
+		out = append(out, Finding{High, KindHost, ph.Name, d.Name, "looked up host " + d.Name, d.Type + " query to " + d.Server})
+	}
+	return out
+}
+
+// networkFindings report egress to hosts not already reported by a lookup,
+// listening sockets, and connections to privileged local sockets.
+func networkFindings(pe *phaseEval) []Finding {
+	var out []Finding
+	ph := pe.phase
+	for _, c := range ph.Network {
+		subject := c.Name
+		if subject == "" {
+			subject = c.Address
+		}
+		switch c.Category {
+		case "egress":
+			if pe.pol.Allow.host(subject) || pe.pol.Allow.host(c.Address) || pe.hosts[subject] {
+				continue
+			}
+			pe.hosts[subject] = true
+			out = append(out, Finding{High, KindHost, ph.Name, subject, fmt.Sprintf("contacted %s", endpoint(c)),
+				fmt.Sprintf("%s %s %s", c.Proto, c.Op, c.Result)})
+		case "listener":
+			out = append(out, Finding{Medium, KindListener, ph.Name, endpoint(c), "opened a listening socket", c.Proto + " " + c.Op})
+		case "sensitive":
+			out = append(out, Finding{High, KindSensitive, ph.Name, c.Address, "connected to a privileged local socket", c.Address + " " + c.Result})
+		}
+	}
+	return out
+}
+
+// endpoint names a connection by host (name when known) and port.
+func endpoint(c m.Connection) string {
+	host := c.Name
+	if host == "" {
+		host = c.Address
+	}
+	if c.Port == 0 {
+		return host
+	}
+	if strings.Contains(host, ":") {
+		return fmt.Sprintf("[%s]:%d", host, c.Port)
+	}
+	return fmt.Sprintf("%s:%d", host, c.Port)
+}

@@ -1,0 +1,51 @@
+package policy
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// processFindings report programs the server started, other than itself.
+// A shell is worse in a phase with egress: it may be running what was
+// fetched.
+func processFindings(pe *phaseEval) []Finding {
+	var out []Finding
+	ph := pe.phase
+	egress := slices.ContainsFunc(ph.Network, func(c m.Connection) bool { return c.Category == "egress" })
+	for _, p := range ph.Processes {
+		if isServerProcess(pe.man, p) || pe.pol.Allow.process(p.Path) {
+			continue
+		}
+		argv := strings.Join(p.Argv, " ")
+		if p.Shell && ph.Name == m.PhaseInstall && len(p.Argv) == 3 && p.Argv[1] == "-c" {
+			// npm runs every lifecycle script with sh -c.
+			out = append(out, Finding{Low, KindInstallScript, ph.Name, p.Argv[2], "ran an install script", argv})
+			continue
+		}
+		if p.Shell {
+			sev := Medium
+			if egress {
+				sev = High
+			}
+			out = append(out, Finding{sev, KindShell, ph.Name, p.Path, "started a shell", argv})
+			continue
+		}
+		out = append(out, Finding{Low, KindProcess, ph.Name, p.Path, "started a process", argv})
+	}
+	return out
+}
+
+// isServerProcess recognizes the server's own start (the entry command).
+func isServerProcess(man *m.Manifest, p m.Process) bool {
+	e := man.Target.Entry
+	if len(e) == 0 || len(p.Argv) < len(e) {
+		return false
+	}
+	if path.Base(e[0]) != path.Base(p.Path) && path.Base(e[0]) != path.Base(p.Argv[0]) {
+		return false
+	}
+	return slices.Equal(p.Argv[1:len(e)], e[1:])
+}
