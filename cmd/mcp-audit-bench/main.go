@@ -43,6 +43,6 @@ func run(ctx context.Context, o bench.Options) error {
 	if err != nil {
 		return err
 	}
-	d := audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: target.DefaultCacheDir()}}
+	d := audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: target.DefaultCacheDir(), Installer: &sandbox.PackageInstaller{Engine: eng}}}
 	return bench.Run(ctx, os.Stdout, d, o)
 }

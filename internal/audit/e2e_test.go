@@ -46,7 +46,7 @@ func deps(t *testing.T) audit.Deps {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: cacheDir}}
+	return audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: cacheDir, Installer: testenv.Installer(t)}}
 }
 
 func run(t *testing.T, o audit.Options) *m.Manifest {

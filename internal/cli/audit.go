@@ -56,7 +56,7 @@ func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
 	if cache == "" {
 		cache = target.DefaultCacheDir()
 	}
-	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease, NPM: "npm"}, nil
+	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease}, nil
 }
 
 // deps builds what every auditing command needs: the logger, the
@@ -72,6 +72,7 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 	if err != nil {
 		return audit.Deps{}, nil, err
 	}
+	fetcher.Installer = &sandbox.PackageInstaller{Engine: eng, Image: c.image}
 	return audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, func() { eng.Close() }, nil
 }
 

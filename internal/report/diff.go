@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/diff"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Formats for diff reports.
@@ -64,22 +65,22 @@ func nonNilReports(r []DiffReport) []DiffReport {
 
 func title(r DiffReport) string {
 	if r.Result == nil {
-		return r.Server
+		return line(r.Server)
 	}
-	name := r.Result.New.Name
+	name := line(r.Result.New.Name)
 	if r.Server != "" && r.Server != name {
-		name = r.Server + " (" + name + ")"
+		name = line(r.Server) + " (" + name + ")"
 	}
 	if !r.Baseline {
-		return fmt.Sprintf("%s %s (no baseline)", name, r.Result.New.Version)
+		return fmt.Sprintf("%s %s (no baseline)", name, line(r.Result.New.Version))
 	}
-	return fmt.Sprintf("%s %s → %s", name, r.Result.Old.Version, r.Result.New.Version)
+	return fmt.Sprintf("%s %s → %s", name, line(r.Result.Old.Version), line(r.Result.New.Version))
 }
 
 func textDiff(w io.Writer, r DiffReport) {
 	fmt.Fprintf(w, "mcp-audit diff: %s\n", title(r))
 	if r.Error != "" {
-		fmt.Fprintf(w, "  audit failed: %s\n", r.Error)
+		fmt.Fprintf(w, "  audit failed: %s\n", textsafe.Line(r.Error, 2000))
 		return
 	}
 	res := r.Result
@@ -97,13 +98,13 @@ func textDiff(w io.Writer, r DiffReport) {
 			sign := map[string]string{diff.Added: "+", diff.Removed: "-", diff.Changed: "~"}[c.Op]
 			where := ""
 			if c.Phase != "" {
-				where = " [" + c.Phase + "]"
+				where = " [" + line(c.Phase) + "]"
 			}
-			line := fmt.Sprintf("  %s %-8s %s%s", sign, c.Area, c.Subject, where)
+			text := fmt.Sprintf("  %s %-8s %s%s", sign, c.Area, textsafe.Line(c.Subject, 500), where)
 			if c.Detail != "" {
-				line += ": " + c.Detail
+				text += ": " + textsafe.Line(c.Detail, 1000)
 			}
-			fmt.Fprintln(w, line)
+			fmt.Fprintln(w, text)
 		}
 	} else {
 		fmt.Fprintln(w, "changes: none")
@@ -181,7 +182,7 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 // md escapes untrusted text for a Markdown table cell: no HTML, no
 // links, no emphasis, no line breaks, no pipes.
 func md(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = textsafe.OneLine(s, 0)
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
@@ -199,11 +200,13 @@ func md(s string) string {
 			b.WriteRune(r)
 		}
 	}
-	out := b.String()
-	if len(out) > 600 {
-		out = out[:600] + "…"
-	}
-	return out
+	return breakAutolinks(textsafe.Clip(b.String(), 600))
+}
+
+// breakAutolinks keeps GitHub from turning a server's host names and URLs
+// into links: it links text after a scheme or "www.".
+func breakAutolinks(s string) string {
+	return strings.NewReplacer("://", "&#58;//", "www.", "www&#46;", "WWW.", "WWW&#46;").Replace(s)
 }
 
 // mdCode shows untrusted text verbatim in a code span, safely: HTML
@@ -213,10 +216,7 @@ func mdCode(s string) string {
 	if s == "" {
 		return ""
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 300 {
-		s = s[:300] + "…"
-	}
+	s = textsafe.Clip(textsafe.OneLine(s, 0), 300)
 	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;", "`", "&#96;", "\\", "&#92;",
 		"*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "@", "&#64;")
 	return "<code>" + r.Replace(s) + "</code>"

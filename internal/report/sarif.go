@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -138,11 +140,11 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			}
 			sum := sha256.Sum256([]byte(r.Server + "\x00" + f.Key()))
 			results = append(results, sarifResult{
-				RuleID: f.Kind, Level: level(f.Severity), Message: sarifText{msg},
+				RuleID: f.Kind, Level: level(f.Severity), Message: sarifText{textsafe.Line(msg, 4000)},
 				Locations:           []sarifLocation{loc},
 				PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
 				Properties: map[string]any{"security-severity": securitySeverity(f.Severity), "severity": f.Severity.String(),
-					"server": r.Server, "version": r.Result.New.Version},
+					"server": line(r.Server), "version": line(r.Result.New.Version)},
 			})
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // maxListed bounds the findings printed in a summary; the manifest has all.
@@ -18,7 +19,7 @@ const maxListed = 40
 // ended, what it did per phase, and the findings with evidence.
 func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn policy.Severity) {
 	t := man.Target
-	fmt.Fprintf(w, "mcp-audit: %s %s@%s\n", t.Ecosystem, t.Name, t.Version)
+	fmt.Fprintf(w, "mcp-audit: %s %s@%s\n", line(t.Ecosystem), line(t.Name), line(t.Version))
 	status := man.Outcome.Status
 	if man.Outcome.ExitCode != nil {
 		status += fmt.Sprintf(" (exit code %d)", *man.Outcome.ExitCode)
@@ -26,15 +27,15 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 	if man.Outcome.Reason != "" {
 		status += ": " + man.Outcome.Reason
 	}
-	fmt.Fprintf(w, "  status:  %s\n", status)
+	fmt.Fprintf(w, "  status:  %s\n", textsafe.Line(status, 500))
 	if man.Server.Name != "" {
-		fmt.Fprintf(w, "  server:  %s %s, protocol %s\n", man.Server.Name, man.Server.Version, man.Server.ProtocolVersion)
+		fmt.Fprintf(w, "  server:  %s %s, protocol %s\n", line(man.Server.Name), line(man.Server.Version), line(man.Server.ProtocolVersion))
 	}
 	fmt.Fprintf(w, "  offers:  %d tools, %d prompts, %d resources\n", len(man.Tools), len(man.Prompts), len(man.Resources))
 	if len(man.Tools) > 0 {
 		names := make([]string, len(man.Tools))
 		for i, tool := range man.Tools {
-			names[i] = tool.Name
+			names[i] = line(tool.Name)
 		}
 		fmt.Fprintf(w, "  tools:   %s\n", wrap(strings.Join(names, ", "), 90, "           "))
 	}
@@ -53,18 +54,18 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 	}
 	quiet := 0
 	for _, p := range man.Phases {
-		line := phaseLine(p)
-		if line == "nothing observed" && strings.Contains(p.Name, ":") {
+		text := phaseLine(p)
+		if text == "nothing observed" && strings.Contains(p.Name, ":") {
 			quiet++ // calls with no side effects: not worth a line each
 			continue
 		}
-		fmt.Fprintf(w, "  %-8s %s\n", p.Name+":", line)
+		fmt.Fprintf(w, "  %-8s %s\n", line(p.Name)+":", text)
 	}
 	if quiet > 0 {
 		fmt.Fprintf(w, "  (%d calls with no observed side effects)\n", quiet)
 	}
 	if man.Outcome.Status != m.StatusOK && man.Run.StderrTail != "" {
-		fmt.Fprintf(w, "  stderr (last lines):\n%s\n", indent(lastLines(man.Run.StderrTail, 8), "    | "))
+		fmt.Fprintf(w, "  stderr (last lines):\n%s\n", indent(textsafe.Clean(lastLines(man.Run.StderrTail, 8)), "    | "))
 	}
 	if len(findings) == 0 {
 		fmt.Fprintf(w, "findings: none\n")
@@ -121,7 +122,7 @@ func phaseLine(p m.Phase) string {
 	if len(p.DNS) > 0 {
 		names := map[string]bool{}
 		for _, d := range p.DNS {
-			names[d.Name] = true
+			names[line(d.Name)] = true
 		}
 		var ns []string
 		for n := range names {
@@ -140,13 +141,17 @@ func phaseLine(p m.Phase) string {
 		parts = append(parts, plural(len(p.Requests), "request sent", "requests sent"))
 	}
 	for _, r := range p.ServerRequests {
-		parts = append(parts, "server asked for "+r.Method+" ("+r.Answer+")")
+		parts = append(parts, "server asked for "+line(r.Method)+" ("+line(r.Answer)+")")
 	}
 	if len(parts) == 0 {
 		return "nothing observed"
 	}
 	return strings.Join(parts, "; ")
 }
+
+// line is every server-controlled name in a text report: one line, no
+// control or bidi characters, bounded.
+func line(s string) string { return textsafe.Line(s, 200) }
 
 func plural(n int, one, many string) string {
 	if n == 1 {
@@ -189,10 +194,10 @@ func indent(s, prefix string) string {
 func writeFinding(w io.Writer, f policy.Finding) {
 	where := ""
 	if f.Phase != "" {
-		where = " [" + f.Phase + "]"
+		where = " [" + line(f.Phase) + "]"
 	}
-	fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), f.Summary, where)
+	fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), textsafe.Line(f.Summary, 1000), where)
 	if f.Evidence != "" {
-		fmt.Fprintf(w, "           evidence: %s\n", f.Evidence)
+		fmt.Fprintf(w, "           evidence: %s\n", textsafe.Line(f.Evidence, 2000))
 	}
 }

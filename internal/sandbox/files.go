@@ -32,6 +32,9 @@ type TarFile struct {
 // followed on the host; other special files are skipped.
 type Tree struct {
 	Src, Dst string
+	// UID owns the tree's files (root when zero; the install container's
+	// user owns its work tree).
+	UID int
 	// GID owns the tree's files; with GroupWrite the group may modify them
 	// (the install phase runs as that group, the server does not).
 	GID        int
@@ -186,7 +189,7 @@ func addTree(tw *tar.Writer, t Tree) error {
 		if err != nil {
 			return err
 		}
-		hdr := &tar.Header{Name: name, ModTime: seedTime, Format: tar.FormatPAX, Gid: t.GID}
+		hdr := &tar.Header{Name: name, ModTime: seedTime, Format: tar.FormatPAX, Uid: t.UID, Gid: t.GID}
 		gw := int64(0)
 		if t.GroupWrite {
 			gw = 0o020

@@ -14,7 +14,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -64,8 +63,9 @@ type Fetcher struct {
 	// Prerelease lets ranges match prereleases.
 	Prerelease bool
 	Log        *slog.Logger
-	// NPM is the npm executable (default "npm").
-	NPM string
+	// Installer runs npm in a container; nothing is installed or built on
+	// the host. Needed whenever dependencies must be installed.
+	Installer Installer
 }
 
 func (f *Fetcher) log() *slog.Logger {
@@ -84,8 +84,9 @@ func DefaultCacheDir() string {
 	return filepath.Join(d, "mcp-audit")
 }
 
-// Fetch resolves and installs a target. No package code runs: npm is
-// always invoked with --ignore-scripts.
+// Fetch resolves and installs a target. No package code runs on the host:
+// npm runs only in the install container, with --ignore-scripts, and
+// dependencies from git, URLs or local paths are refused.
 func (f *Fetcher) Fetch(ctx context.Context, s Spec) (*Package, error) {
 	if err := os.MkdirAll(filepath.Join(f.CacheDir, "tmp"), 0o755); err != nil {
 		return nil, fmt.Errorf("creating cache: %w", err)
@@ -183,11 +184,11 @@ func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
 	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
 		return nil, err
 	}
-	f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored")
-	// The default registry, not the package's: npm maps scopes itself from
-	// the same npmrc, and a scoped package's unscoped dependencies come
-	// from the default registry.
-	if err := f.npmInstall(ctx, stage, f.Registry.Config.Registry); err != nil {
+	if err := checkFetchable(s.Name+"@"+v.Version, v.Dependencies); err != nil {
+		return nil, err
+	}
+	f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored", "where", "install container")
+	if err := f.npmInstall(ctx, stage); err != nil {
 		return nil, err
 	}
 	// The lockfile records what npm verified; it must be the tarball the
@@ -215,37 +216,6 @@ func lockIntegrity(root, dir string) string {
 		return ""
 	}
 	return lock.Packages[dir].Integrity
-}
-
-// npmInstall runs npm with lifecycle scripts disabled, in dir.
-func (f *Fetcher) npmInstall(ctx context.Context, dir, registry string) error {
-	npm := f.NPM
-	if npm == "" {
-		npm = "npm"
-	}
-	if _, err := exec.LookPath(npm); err != nil {
-		return fmt.Errorf("installing needs npm on PATH (it runs with --ignore-scripts, so no package code runs): %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
-	defer cancel()
-	args := []string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev",
-		"--no-update-notifier", "--loglevel=error"}
-	if registry != "" {
-		args = append(args, "--registry="+registry)
-	}
-	cmd := exec.CommandContext(ctx, npm, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "npm_config_ignore_scripts=true", "npm_config_update_notifier=false",
-		"npm_config_fund=false", "npm_config_audit=false")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		msg := strings.TrimSpace(string(out))
-		if len(msg) > 2000 {
-			msg = msg[len(msg)-2000:]
-		}
-		return fmt.Errorf("npm install --ignore-scripts: %w\n%s", err, msg)
-	}
-	return nil
 }
 
 func (f *Fetcher) complete(dir string) bool {
@@ -346,7 +316,7 @@ func (f *Fetcher) fetchDir(ctx context.Context, dir string) (*Package, error) {
 	}
 	if needsInstall {
 		f.log().Info("installing dependencies", "package", name, "scripts", "ignored")
-		if err := f.npmInstall(ctx, filepath.Join(stage, pkg.Dir), ""); err != nil {
+		if err := f.npmInstall(ctx, filepath.Join(stage, pkg.Dir)); err != nil {
 			return nil, err
 		}
 	}

@@ -41,6 +41,7 @@ type Version struct {
 	Deprecated       string            `json:"deprecated"`
 	Dist             Dist              `json:"dist"`
 	Scripts          map[string]string `json:"scripts"`
+	Dependencies     map[string]string `json:"dependencies"`
 }
 
 // Dist locates a version's tarball.

@@ -3,7 +3,6 @@ package target_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,9 +15,6 @@ import (
 // scope's own registry whose dependency lives only on the default
 // registry, as private servers built on public libraries do.
 func TestScopedRegistryWithPublicDependencies(t *testing.T) {
-	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm not installed")
-	}
 	public, private := testenv.NewRegistry(t), testenv.NewRegistry(t)
 	public.Publish(t, map[string]string{"package.json": `{"name":"plain-dep","version":"1.2.3","license":"MIT"}`, "index.js": "module.exports = 1\n"})
 	private.Publish(t, map[string]string{"package.json": `{"name":"@corp/server","version":"2.0.0","license":"MIT","bin":{"server":"index.js"},"dependencies":{"plain-dep":"^1.2.0"}}`,
@@ -34,7 +30,7 @@ func TestScopedRegistryWithPublicDependencies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &target.Fetcher{Registry: reg, CacheDir: t.TempDir()}
+	f := &target.Fetcher{Registry: reg, CacheDir: t.TempDir(), Installer: testenv.Installer(t)}
 	spec, _ := target.ParseSpec("npm:@corp/server")
 	pkg, err := f.Fetch(context.Background(), spec)
 	if err != nil {

@@ -119,3 +119,10 @@ func Leftovers(t testing.TB) []string {
 	}
 	return ids
 }
+
+// Installer returns the container installer on the test engine (installs
+// never run npm on the host), or skips the test.
+func Installer(t testing.TB) *sandbox.PackageInstaller {
+	t.Helper()
+	return &sandbox.PackageInstaller{Engine: Engine(t)}
+}

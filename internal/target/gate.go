@@ -1,0 +1,177 @@
+package target
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A registryGate is the only way out of an install container. npm inside
+// the container talks plain HTTP to the gate; the gate, running in
+// mcp-audit on the host, forwards GET requests to the configured
+// registries with the host's CA bundle and tokens. The container therefore
+// holds no token, needs no CA, and can reach nothing but the registries:
+// a tarball or git URL on any other host is refused and named.
+type registryGate struct {
+	http      *http.Client
+	upstreams []gateUpstream
+	// secret prefixes every path, so other local processes cannot use the
+	// gate (and its tokens) while an install runs.
+	secret string
+
+	mu      sync.Mutex
+	refused []string
+}
+
+type gateUpstream struct {
+	url   string // with trailing slash
+	token string
+}
+
+// maxGateDocument bounds one packument the gate rewrites in memory;
+// tarballs stream with the tarball bound.
+const maxGateDocument = maxMetadata
+
+func newRegistryGate(cfg NPMConfig, hc *http.Client) *registryGate {
+	b := make([]byte, 16)
+	rand.Read(b)
+	g := &registryGate{http: hc, secret: hex.EncodeToString(b)}
+	seen := map[string]bool{}
+	add := func(u string) {
+		u = withSlash(u)
+		if !seen[u] {
+			seen[u] = true
+			g.upstreams = append(g.upstreams, gateUpstream{url: u, token: cfg.token(u)})
+		}
+	}
+	add(cfg.Registry)
+	for _, scope := range sortedKeys(cfg.Scoped) {
+		add(cfg.Scoped[scope])
+	}
+	return g
+}
+
+// prefix is the gate's URL for upstream i, as seen from the container.
+func (g *registryGate) prefix(base string, i int) string {
+	return strings.TrimSuffix(base, "/") + "/" + g.secret + "/r" + strconv.Itoa(i) + "/"
+}
+
+// npmArgs are the registry flags for npm inside the container.
+func (g *registryGate) npmArgs(base string, cfg NPMConfig) []string {
+	index := map[string]int{}
+	for i, u := range g.upstreams {
+		index[u.url] = i
+	}
+	args := []string{"--registry=" + g.prefix(base, index[withSlash(cfg.Registry)])}
+	for _, scope := range sortedKeys(cfg.Scoped) {
+		args = append(args, "--"+scope+":registry="+g.prefix(base, index[withSlash(cfg.Scoped[scope])]))
+	}
+	return args
+}
+
+// Refused lists the requests the gate did not forward, for the error
+// message of a failed install.
+func (g *registryGate) Refused() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.refused...)
+}
+
+func (g *registryGate) refuse(w http.ResponseWriter, what string) {
+	g.mu.Lock()
+	if len(g.refused) < 20 {
+		g.refused = append(g.refused, what)
+	}
+	g.mu.Unlock()
+	http.Error(w, "refused by mcp-audit: only the configured registries are reachable", http.StatusForbidden)
+}
+
+// handler serves the gate for a container that reaches it at base
+// (http://IP:PORT).
+func (g *registryGate) handler(base string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/"+g.secret+"/r")
+		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+			g.refuse(w, clipLine(r.Method+" "+r.URL.Path, 200))
+			return
+		}
+		num, path, _ := strings.Cut(rest, "/")
+		i, err := strconv.Atoi(num)
+		if err != nil || i < 0 || i >= len(g.upstreams) {
+			g.refuse(w, clipLine(r.URL.Path, 200))
+			return
+		}
+		g.forward(w, r, base, g.upstreams[i], path)
+	})
+}
+
+func (g *registryGate) forward(w http.ResponseWriter, r *http.Request, base string, up gateUpstream, path string) {
+	target := up.url + path
+	if r.URL.RawQuery != "" {
+		target += "?" + r.URL.RawQuery
+	}
+	req, err := http.NewRequestWithContext(r.Context(), r.Method, target, nil)
+	if err != nil {
+		g.refuse(w, clipLine(path, 200))
+		return
+	}
+	// Only what a registry needs; nothing else from the container passes.
+	if a := r.Header.Get("Accept"); a != "" {
+		req.Header.Set("Accept", a)
+	}
+	req.Header.Set("User-Agent", "mcp-audit (npm install in container)")
+	if up.token != "" {
+		req.Header.Set("Authorization", "Bearer "+up.token)
+	}
+	res, err := g.http.Do(req)
+	if err != nil {
+		http.Error(w, "registry unreachable", http.StatusBadGateway)
+		return
+	}
+	defer res.Body.Close()
+	ct := res.Header.Get("Content-Type")
+	w.Header().Set("Content-Type", ct)
+	if !strings.Contains(ct, "json") {
+		w.WriteHeader(res.StatusCode)
+		io.Copy(w, io.LimitReader(res.Body, maxTarballBytes))
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxGateDocument+1))
+	if err != nil || len(body) > maxGateDocument {
+		http.Error(w, "registry document too large", http.StatusBadGateway)
+		return
+	}
+	w.WriteHeader(res.StatusCode)
+	w.Write(g.rewrite(body, base))
+}
+
+// rewrite points every tarball URL of a configured registry at the gate,
+// so npm fetches tarballs through it too.
+func (g *registryGate) rewrite(doc []byte, base string) []byte {
+	for i, up := range g.upstreams {
+		doc = bytes.ReplaceAll(doc, []byte(`"`+up.url), []byte(`"`+g.prefix(base, i)))
+		if alt := strings.TrimSuffix(up.url, "/"); strings.HasPrefix(alt, "https://") {
+			// Registries sometimes advertise http:// tarballs for https registries and vice versa.
+			doc = bytes.ReplaceAll(doc, []byte(`"http://`+strings.TrimPrefix(up.url, "https://")), []byte(`"`+g.prefix(base, i)))
+		}
+	}
+	return doc
+}
+
+// clipLine keeps a refused request printable and short.
+func clipLine(s string, n int) string {
+	if len(s) > n {
+		s = s[:n]
+	}
+	return fmt.Sprintf("%q", s) // %q escapes control bytes and broken UTF-8
+}
+
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
