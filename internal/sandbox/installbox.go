@@ -210,17 +210,6 @@ func (p *PackageInstaller) copyOut(ctx context.Context, id, dir string) error {
 	return os.Rename(fresh, dir)
 }
 
-// ownerLabels mark a container or network as mcp-audit's, with the
-// deadline after which GC may remove it.
-func ownerLabels(life time.Duration) map[string]string {
-	host, _ := os.Hostname()
-	return map[string]string{
-		LabelApp:      "1",
-		LabelOwner:    fmt.Sprintf("%s:%d", host, os.Getpid()),
-		LabelDeadline: strconv.FormatInt(time.Now().Add(life).Unix(), 10),
-	}
-}
-
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {
 	max int
