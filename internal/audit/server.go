@@ -22,6 +22,26 @@ const (
 // anything the server said are a finding (phase startup, how "mcp-output")
 // and are redacted, so the manifest never carries a secret.
 func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
+	hits := mcpCanaries(ses, cs)
+	clean := func(s string, max int) string { return sanitize(cs.Redact(s), max) }
+	man.Server.Capabilities = []string{}
+	if ses.init != nil {
+		man.Server.Name = clean(ses.init.ServerInfo.Name, maxName)
+		man.Server.Version = clean(ses.init.ServerInfo.Version, maxName)
+		man.Server.ProtocolVersion = clean(ses.init.ProtocolVersion, 64)
+		man.Server.Instructions = clean(ses.init.Instructions, maxDescription)
+		for _, c := range ses.init.CapabilityNames() {
+			man.Server.Capabilities = append(man.Server.Capabilities, clean(c, 64))
+		}
+	}
+	fillTools(man, ses.tools, cs, clean)
+	fillPrompts(man, ses.prompts, clean)
+	fillResources(man, ses.resources, clean)
+	addStartupHits(man, hits)
+}
+
+// mcpCanaries finds canary values in the handshake and the lists.
+func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
 	finder := canary.NewFinder(cs.All())
 	var hits []m.CanaryHit
 	scan := func(what string, raw []json.RawMessage) {
@@ -38,33 +58,28 @@ func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 		b, _ := json.Marshal(ses.init)
 		scan("initialize", []json.RawMessage{b})
 	}
-	redact := func(s string) string { return cs.Redact(s) }
-	defer func() {
-		if len(hits) == 0 {
+	return hits
+}
+
+// addStartupHits adds canary hits to phase startup, creating it when the
+// trace had nothing for it.
+func addStartupHits(man *m.Manifest, hits []m.CanaryHit) {
+	if len(hits) == 0 {
+		return
+	}
+	for i := range man.Phases {
+		if man.Phases[i].Name == m.PhaseStartup {
+			man.Phases[i].Canaries = append(man.Phases[i].Canaries, hits...)
 			return
 		}
-		for i := range man.Phases {
-			if man.Phases[i].Name == m.PhaseStartup {
-				man.Phases[i].Canaries = append(man.Phases[i].Canaries, hits...)
-				return
-			}
-		}
-		man.Phases = append(man.Phases, m.Phase{Name: m.PhaseStartup, Canaries: hits})
-	}()
-	sanitize := func(s string, max int) string { return sanitize(redact(s), max) }
-	man.Server.Capabilities = []string{}
-	if ses.init != nil {
-		man.Server.Name = sanitize(ses.init.ServerInfo.Name, maxName)
-		man.Server.Version = sanitize(ses.init.ServerInfo.Version, maxName)
-		man.Server.ProtocolVersion = sanitize(ses.init.ProtocolVersion, 64)
-		man.Server.Instructions = sanitize(ses.init.Instructions, maxDescription)
-		for _, c := range ses.init.CapabilityNames() {
-			man.Server.Capabilities = append(man.Server.Capabilities, sanitize(c, 64))
-		}
 	}
-	for i, raw := range ses.tools {
+	man.Phases = append(man.Phases, m.Phase{Name: m.PhaseStartup, Canaries: hits})
+}
+
+func fillTools(man *m.Manifest, tools []json.RawMessage, cs *canary.Set, clean func(string, int) string) {
+	for i, raw := range tools {
 		if i == maxTools {
-			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("only the first %d of %d tools are recorded", maxTools, len(ses.tools)))
+			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("only the first %d of %d tools are recorded", maxTools, len(tools)))
 			break
 		}
 		var t struct {
@@ -77,16 +92,19 @@ func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 			man.Run.Notes = append(man.Run.Notes, "a tools/list entry is not an object")
 			continue
 		}
-		schema := m.CanonicalJSON(json.RawMessage(redact(string(t.InputSchema))))
+		schema := m.CanonicalJSON(json.RawMessage(cs.Redact(string(t.InputSchema))))
 		if len(schema) > maxSchema {
 			schema = json.RawMessage(`{"$comment":"mcp-audit: schema larger than 64 KiB, see digest"}`)
 		}
-		tool := m.Tool{Name: sanitize(t.Name, maxName), Title: sanitize(t.Title, maxName),
-			Description: sanitize(t.Description, maxDescription), InputSchema: schema}
+		tool := m.Tool{Name: clean(t.Name, maxName), Title: clean(t.Title, maxName),
+			Description: clean(t.Description, maxDescription), InputSchema: schema}
 		tool.Digest = m.ToolDigest(tool)
 		man.Tools = append(man.Tools, tool)
 	}
-	for _, raw := range ses.prompts {
+}
+
+func fillPrompts(man *m.Manifest, prompts []json.RawMessage, clean func(string, int) string) {
+	for _, raw := range prompts {
 		var p struct {
 			Name        string `json:"name"`
 			Description string `json:"description"`
@@ -97,13 +115,16 @@ func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 		if json.Unmarshal(raw, &p) != nil {
 			continue
 		}
-		pr := m.Prompt{Name: sanitize(p.Name, maxName), Description: sanitize(p.Description, maxDescription)}
+		pr := m.Prompt{Name: clean(p.Name, maxName), Description: clean(p.Description, maxDescription)}
 		for _, a := range p.Arguments {
-			pr.Arguments = append(pr.Arguments, sanitize(a.Name, maxName))
+			pr.Arguments = append(pr.Arguments, clean(a.Name, maxName))
 		}
 		man.Prompts = append(man.Prompts, pr)
 	}
-	for _, raw := range ses.resources {
+}
+
+func fillResources(man *m.Manifest, resources []json.RawMessage, clean func(string, int) string) {
+	for _, raw := range resources {
 		var r struct {
 			URI      string `json:"uri"`
 			Name     string `json:"name"`
@@ -112,7 +133,7 @@ func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 		if json.Unmarshal(raw, &r) != nil {
 			continue
 		}
-		man.Resources = append(man.Resources, m.Resource{URI: sanitize(r.URI, 2048), Name: sanitize(r.Name, maxName), MimeType: sanitize(r.MimeType, 128)})
+		man.Resources = append(man.Resources, m.Resource{URI: clean(r.URI, 2048), Name: clean(r.Name, maxName), MimeType: clean(r.MimeType, 128)})
 	}
 }
 
