@@ -38,103 +38,23 @@ func RunStable(ctx context.Context, d Deps, o Options, n int) (*Result, error) {
 // intersect keeps, per phase and kind, the entries present in every
 // manifest, and describes the rest.
 func intersect(mans []*m.Manifest) ([]m.Phase, []string) {
-	type bucket map[string]int
-	count := map[string]bucket{} // phase\x00kind -> entry json -> runs
-	add := func(phase, kind string, v any) {
-		b, _ := json.Marshal(v)
-		k := phase + "\x00" + kind
-		if count[k] == nil {
-			count[k] = bucket{}
-		}
-		count[k][string(b)]++
-	}
-	for _, man := range mans {
-		for _, p := range man.Phases {
-			seen := map[string]bool{} // count each entry once per run
-			each := func(kind string, v any) {
-				b, _ := json.Marshal(v)
-				if !seen[kind+string(b)] {
-					seen[kind+string(b)] = true
-					add(p.Name, kind, v)
-				}
-			}
-			for _, x := range p.Files {
-				each("files", x)
-			}
-			for _, x := range p.FileSummary {
-				each("file_summary", x)
-			}
-			for _, x := range p.Processes {
-				each("processes", x)
-			}
-			for _, x := range p.Network {
-				each("network", x)
-			}
-			for _, x := range p.DNS {
-				each("dns", x)
-			}
-			for _, x := range p.Requests {
-				each("requests", x)
-			}
-			for _, x := range p.Canaries {
-				each("canaries", x)
-			}
-			for _, x := range p.Alerts {
-				each("alerts", x)
-			}
-			for _, x := range p.ServerRequests {
-				each("server_requests", x)
-			}
-		}
-	}
+	runs := countRuns(mans)
 	n := len(mans)
 	var unstable []string
-	keep := func(phase, kind string, v any) bool {
-		b, _ := json.Marshal(v)
-		c := count[phase+"\x00"+kind][string(b)]
-		if c < n {
-			unstable = append(unstable, fmt.Sprintf("%s %s in %d of %d runs: %s", phase, kind, c, n, b))
-			return false
-		}
-		return true
-	}
 	// Walk every run's phases so behavior missing from the first run is
 	// reported too; keep entries from the first run only.
 	var phases []m.Phase
-	names := map[string]bool{}
-	for _, man := range mans {
-		for _, p := range man.Phases {
-			names[p.Name] = true
-		}
-	}
 	for ri, man := range mans {
 		for _, p := range man.Phases {
-			filter := func(kind string, items int, get func(int) any, set func([]int)) {
-				var idx []int
-				for i := 0; i < items; i++ {
-					v := get(i)
-					if ri == 0 {
-						if keep(p.Name, kind, v) {
-							idx = append(idx, i)
-						}
-					} else if b, _ := json.Marshal(v); count[p.Name+"\x00"+kind][string(b)] < n {
-						keep(p.Name, kind, v)
-					}
-				}
+			q := p
+			for _, l := range lists(&q) {
+				keep := l.stable(runs[p.Name+"\x00"+l.kind], n, func(c int, key string) {
+					unstable = append(unstable, fmt.Sprintf("%s %s in %d of %d runs: %s", p.Name, l.kind, c, n, key))
+				})
 				if ri == 0 {
-					set(idx)
+					l.keep(keep)
 				}
 			}
-			q := p
-			filter("files", len(p.Files), func(i int) any { return p.Files[i] }, func(ix []int) { q.Files = pick(p.Files, ix) })
-			filter("file_summary", len(p.FileSummary), func(i int) any { return p.FileSummary[i] }, func(ix []int) { q.FileSummary = pick(p.FileSummary, ix) })
-			filter("processes", len(p.Processes), func(i int) any { return p.Processes[i] }, func(ix []int) { q.Processes = pick(p.Processes, ix) })
-			filter("network", len(p.Network), func(i int) any { return p.Network[i] }, func(ix []int) { q.Network = pick(p.Network, ix) })
-			filter("dns", len(p.DNS), func(i int) any { return p.DNS[i] }, func(ix []int) { q.DNS = pick(p.DNS, ix) })
-			filter("requests", len(p.Requests), func(i int) any { return p.Requests[i] }, func(ix []int) { q.Requests = pick(p.Requests, ix) })
-			filter("canaries", len(p.Canaries), func(i int) any { return p.Canaries[i] }, func(ix []int) { q.Canaries = pick(p.Canaries, ix) })
-			filter("alerts", len(p.Alerts), func(i int) any { return p.Alerts[i] }, func(ix []int) { q.Alerts = pick(p.Alerts, ix) })
-			filter("server_requests", len(p.ServerRequests), func(i int) any { return p.ServerRequests[i] }, func(ix []int) { q.ServerRequests = pick(p.ServerRequests, ix) })
 			if ri == 0 {
 				phases = append(phases, q)
 			}
@@ -142,6 +62,76 @@ func intersect(mans []*m.Manifest) ([]m.Phase, []string) {
 	}
 	slices.Sort(unstable)
 	return phases, slices.Compact(unstable)
+}
+
+// countRuns counts, per phase and kind ("phase\x00kind"), the runs that
+// had each entry (by its JSON).
+func countRuns(mans []*m.Manifest) map[string]map[string]int {
+	count := map[string]map[string]int{}
+	for _, man := range mans {
+		for _, p := range man.Phases {
+			for _, l := range lists(&p) {
+				k := p.Name + "\x00" + l.kind
+				if count[k] == nil {
+					count[k] = map[string]int{}
+				}
+				seen := map[string]bool{} // count each entry once per run
+				for _, key := range l.keys {
+					if !seen[key] {
+						seen[key] = true
+						count[k][key]++
+					}
+				}
+			}
+		}
+	}
+	return count
+}
+
+// list is one of a phase's slices, its entries keyed by their JSON.
+type list struct {
+	kind string
+	keys []string
+	// keep narrows the phase's slice to the entries at these indexes.
+	keep func(idx []int)
+}
+
+// lists are the slices of a phase that intersect compares.
+func lists(p *m.Phase) []list {
+	return []list{
+		listOf("files", &p.Files),
+		listOf("file_summary", &p.FileSummary),
+		listOf("processes", &p.Processes),
+		listOf("network", &p.Network),
+		listOf("dns", &p.DNS),
+		listOf("requests", &p.Requests),
+		listOf("canaries", &p.Canaries),
+		listOf("alerts", &p.Alerts),
+		listOf("server_requests", &p.ServerRequests),
+	}
+}
+
+func listOf[T any](kind string, s *[]T) list {
+	keys := make([]string, len(*s))
+	for i, v := range *s {
+		b, _ := json.Marshal(v)
+		keys[i] = string(b)
+	}
+	return list{kind: kind, keys: keys, keep: func(idx []int) { *s = pick(*s, idx) }}
+}
+
+// stable returns the indexes of the entries every one of n runs had, given
+// how many runs had each, and reports the others.
+func (l list) stable(runs map[string]int, n int, report func(c int, key string)) []int {
+	var idx []int
+	for i, key := range l.keys {
+		if c := runs[key]; c < n {
+			report(c, key)
+		} else {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
 
 func pick[T any](s []T, idx []int) []T {

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -103,4 +104,33 @@ func countEgress(p m.Phase) int {
 		}
 	}
 	return n
+}
+
+// hostsOf lists "host:port (phase)" of egress endpoints and names looked up.
+func hostsOf(man *m.Manifest) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range man.Phases {
+		add := func(h string) {
+			key := h + " (" + p.Name + ")"
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, key)
+			}
+		}
+		for _, c := range p.Network {
+			if c.Category == "egress" {
+				h := c.Name
+				if h == "" {
+					h = c.Address
+				}
+				add(fmt.Sprintf("%s:%d", h, c.Port))
+			}
+		}
+		for _, d := range p.DNS {
+			add(d.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

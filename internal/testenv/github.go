@@ -56,16 +56,39 @@ func NewGitHub(t testing.TB, token string) *GitHub {
 	return g
 }
 
-var (
-	reComments = regexp.MustCompile(`^/repos/[^/]+/[^/]+/issues/(\d+)/comments$`)
-	reComment  = regexp.MustCompile(`^/repos/[^/]+/[^/]+/issues/comments/(\d+)$`)
-	reGetRef   = regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/ref/(.+)$`)
-	reRefs     = regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/refs(/.+)?$`)
-	reCommit   = regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/commits(/.+)?$`)
-	reBlobs    = regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/blobs$`)
-	reTrees    = regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/trees$`)
-	rePulls    = regexp.MustCompile(`^/repos/[^/]+/[^/]+/pulls(/(\d+))?$`)
-)
+// route is one endpoint of the fake. The first route whose method (any,
+// when empty) and pattern match serves the request.
+type route struct {
+	method  string
+	re      *regexp.Regexp
+	handler func(*GitHub, *call)
+}
+
+var routes = []route{
+	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/issues/(\d+)/comments$`), (*GitHub).comments},
+	{http.MethodPatch, regexp.MustCompile(`^/repos/[^/]+/[^/]+/issues/comments/(\d+)$`), (*GitHub).editComment},
+	{http.MethodGet, regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/ref/(.+)$`), (*GitHub).getRef},
+	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/refs(/.+)?$`), (*GitHub).setRef},
+	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/commits(/.+)?$`), (*GitHub).commits},
+	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/blobs$`), (*GitHub).blob},
+	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/trees$`), (*GitHub).tree},
+	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/pulls(/(\d+))?$`), (*GitHub).pulls},
+}
+
+// call is one request being served: its decoded JSON body and the
+// pattern's submatches.
+type call struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	in    map[string]any
+	match []string
+}
+
+func (c *call) reply(status int, v any) {
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(status)
+	json.NewEncoder(c.w).Encode(v)
+}
 
 func (g *GitHub) id() int {
 	g.nextID++
@@ -85,109 +108,139 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(io.LimitReader(r.Body, 32<<20))
 		json.Unmarshal(b, &in)
 	}
-	reply := func(status int, v any) {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		json.NewEncoder(w).Encode(v)
+	c := &call{w: w, r: r, in: in}
+	for _, rt := range routes {
+		if rt.method != "" && rt.method != r.Method {
+			continue
+		}
+		if c.match = rt.re.FindStringSubmatch(r.URL.Path); c.match != nil {
+			rt.handler(g, c)
+			return
+		}
 	}
-	p := r.URL.Path
+	c.reply(404, map[string]string{"message": "Not Found: " + r.Method + " " + r.URL.Path})
+}
+
+// comments lists (GET) or adds a comment to an issue.
+func (g *GitHub) comments(c *call) {
+	n, _ := strconv.Atoi(c.match[1])
+	if c.r.Method == http.MethodGet {
+		c.reply(200, g.Comments[n])
+		return
+	}
+	cm := Comment{ID: int64(g.id()), Body: fmt.Sprint(c.in["body"])}
+	g.Comments[n] = append(g.Comments[n], cm)
+	c.reply(201, cm)
+}
+
+func (g *GitHub) editComment(c *call) {
+	id, _ := strconv.ParseInt(c.match[1], 10, 64)
+	for n, cs := range g.Comments {
+		for i := range cs {
+			if cs[i].ID == id {
+				cs[i].Body = fmt.Sprint(c.in["body"])
+				g.Comments[n] = cs
+				c.reply(200, cs[i])
+				return
+			}
+		}
+	}
+	http.NotFound(c.w, c.r)
+}
+
+func (g *GitHub) getRef(c *call) {
+	ref := c.match[1]
+	sha, ok := g.Refs[ref]
+	if !ok {
+		c.reply(404, map[string]string{"message": "Not Found"})
+		return
+	}
+	c.reply(200, map[string]any{"ref": "refs/" + ref, "object": map[string]string{"sha": sha, "type": "commit"}})
+}
+
+// setRef creates (POST) or moves a ref.
+func (g *GitHub) setRef(c *call) {
+	if c.r.Method == http.MethodPost {
+		ref := strings.TrimPrefix(fmt.Sprint(c.in["ref"]), "refs/")
+		g.Refs[ref] = fmt.Sprint(c.in["sha"])
+		c.reply(201, map[string]any{"ref": "refs/" + ref, "object": map[string]string{"sha": g.Refs[ref]}})
+		return
+	}
+	ref := strings.TrimPrefix(c.match[1], "/")
+	g.Refs[ref] = fmt.Sprint(c.in["sha"])
+	c.reply(200, map[string]any{"ref": "refs/" + ref, "object": map[string]string{"sha": g.Refs[ref]}})
+}
+
+// commits reads (GET) or creates a commit.
+func (g *GitHub) commits(c *call) {
+	if c.r.Method == http.MethodGet {
+		sha := strings.TrimPrefix(c.match[1], "/")
+		c.reply(200, map[string]any{"sha": sha, "tree": map[string]string{"sha": "tree-" + sha}})
+		return
+	}
+	c.reply(201, map[string]any{"sha": fmt.Sprintf("commit%d", g.id()), "tree": map[string]any{"sha": c.in["tree"]}})
+}
+
+// blob stores content under a new blob sha, for tree to name.
+func (g *GitHub) blob(c *call) {
+	b, _ := base64.StdEncoding.DecodeString(fmt.Sprint(c.in["content"]))
+	sha := fmt.Sprintf("blob%d", g.id())
+	g.Files[sha] = b
+	c.reply(201, map[string]string{"sha": sha})
+}
+
+// tree records each entry's blob content under its path in Files.
+func (g *GitHub) tree(c *call) {
+	tree, _ := c.in["tree"].([]any)
+	for _, e := range tree {
+		m, _ := e.(map[string]any)
+		path, sha := fmt.Sprint(m["path"]), fmt.Sprint(m["sha"])
+		g.Files[path] = g.Files[sha]
+	}
+	c.reply(201, map[string]string{"sha": fmt.Sprintf("tree%d", g.id())})
+}
+
+// pulls lists open pull requests (GET, optionally by head), opens one
+// (POST) or edits one (PATCH).
+func (g *GitHub) pulls(c *call) {
+	num := c.match[2]
 	switch {
-	case reComments.MatchString(p):
-		n, _ := strconv.Atoi(reComments.FindStringSubmatch(p)[1])
-		if r.Method == http.MethodGet {
-			reply(200, g.Comments[n])
-			return
-		}
-		c := Comment{ID: int64(g.id()), Body: fmt.Sprint(in["body"])}
-		g.Comments[n] = append(g.Comments[n], c)
-		reply(201, c)
-	case reComment.MatchString(p) && r.Method == http.MethodPatch:
-		id, _ := strconv.ParseInt(reComment.FindStringSubmatch(p)[1], 10, 64)
-		for n, cs := range g.Comments {
-			for i := range cs {
-				if cs[i].ID == id {
-					cs[i].Body = fmt.Sprint(in["body"])
-					g.Comments[n] = cs
-					reply(200, cs[i])
-					return
-				}
-			}
-		}
-		http.NotFound(w, r)
-	case reGetRef.MatchString(p) && r.Method == http.MethodGet:
-		ref := reGetRef.FindStringSubmatch(p)[1]
-		sha, ok := g.Refs[ref]
-		if !ok {
-			reply(404, map[string]string{"message": "Not Found"})
-			return
-		}
-		reply(200, map[string]any{"ref": "refs/" + ref, "object": map[string]string{"sha": sha, "type": "commit"}})
-	case reRefs.MatchString(p):
-		if r.Method == http.MethodPost {
-			ref := strings.TrimPrefix(fmt.Sprint(in["ref"]), "refs/")
-			g.Refs[ref] = fmt.Sprint(in["sha"])
-			reply(201, map[string]any{"ref": "refs/" + ref, "object": map[string]string{"sha": g.Refs[ref]}})
-			return
-		}
-		ref := strings.TrimPrefix(reRefs.FindStringSubmatch(p)[1], "/")
-		g.Refs[ref] = fmt.Sprint(in["sha"])
-		reply(200, map[string]any{"ref": "refs/" + ref, "object": map[string]string{"sha": g.Refs[ref]}})
-	case reCommit.MatchString(p):
-		if r.Method == http.MethodGet {
-			sha := strings.TrimPrefix(reCommit.FindStringSubmatch(p)[1], "/")
-			reply(200, map[string]any{"sha": sha, "tree": map[string]string{"sha": "tree-" + sha}})
-			return
-		}
-		reply(201, map[string]any{"sha": fmt.Sprintf("commit%d", g.id()), "tree": map[string]any{"sha": in["tree"]}})
-	case reBlobs.MatchString(p):
-		b, _ := base64.StdEncoding.DecodeString(fmt.Sprint(in["content"]))
-		sha := fmt.Sprintf("blob%d", g.id())
-		g.Files[sha] = b
-		reply(201, map[string]string{"sha": sha})
-	case reTrees.MatchString(p):
-		tree, _ := in["tree"].([]any)
-		for _, e := range tree {
-			m, _ := e.(map[string]any)
-			path, sha := fmt.Sprint(m["path"]), fmt.Sprint(m["sha"])
-			g.Files[path] = g.Files[sha]
-		}
-		reply(201, map[string]string{"sha": fmt.Sprintf("tree%d", g.id())})
-	case rePulls.MatchString(p):
-		num := rePulls.FindStringSubmatch(p)[2]
-		switch {
-		case r.Method == http.MethodGet && num == "":
-			var out []Pull
-			for _, pr := range g.Pulls {
-				if pr.State == "open" && (r.URL.Query().Get("head") == "" || strings.HasSuffix(r.URL.Query().Get("head"), ":"+pr.Head)) {
-					out = append(out, pr)
-				}
-			}
-			if out == nil {
-				out = []Pull{}
-			}
-			reply(200, out)
-		case r.Method == http.MethodPost:
-			pr := Pull{Number: g.id(), Title: fmt.Sprint(in["title"]), Body: fmt.Sprint(in["body"]),
-				Head: fmt.Sprint(in["head"]), Base: fmt.Sprint(in["base"]), State: "open"}
-			g.Pulls = append(g.Pulls, pr)
-			reply(201, map[string]any{"number": pr.Number, "html_url": fmt.Sprintf("https://github.example/pull/%d", pr.Number)})
-		case r.Method == http.MethodPatch:
-			n, _ := strconv.Atoi(num)
-			for i := range g.Pulls {
-				if g.Pulls[i].Number == n {
-					g.Pulls[i].Title, g.Pulls[i].Body = fmt.Sprint(in["title"]), fmt.Sprint(in["body"])
-					reply(200, map[string]any{"number": n, "html_url": fmt.Sprintf("https://github.example/pull/%d", n)})
-					return
-				}
-			}
-			http.NotFound(w, r)
-		}
-	default:
-		reply(404, map[string]string{"message": "Not Found: " + r.Method + " " + p})
+	case c.r.Method == http.MethodGet && num == "":
+		g.listPulls(c)
+	case c.r.Method == http.MethodPost:
+		pr := Pull{Number: g.id(), Title: fmt.Sprint(c.in["title"]), Body: fmt.Sprint(c.in["body"]),
+			Head: fmt.Sprint(c.in["head"]), Base: fmt.Sprint(c.in["base"]), State: "open"}
+		g.Pulls = append(g.Pulls, pr)
+		c.reply(201, map[string]any{"number": pr.Number, "html_url": fmt.Sprintf("https://github.example/pull/%d", pr.Number)})
+	case c.r.Method == http.MethodPatch:
+		g.editPull(c, num)
 	}
 }
 
-// Snapshot returns a copy of the comments of an issue.
+func (g *GitHub) listPulls(c *call) {
+	head := c.r.URL.Query().Get("head")
+	out := []Pull{}
+	for _, pr := range g.Pulls {
+		if pr.State == "open" && (head == "" || strings.HasSuffix(head, ":"+pr.Head)) {
+			out = append(out, pr)
+		}
+	}
+	c.reply(200, out)
+}
+
+func (g *GitHub) editPull(c *call, num string) {
+	n, _ := strconv.Atoi(num)
+	for i := range g.Pulls {
+		if g.Pulls[i].Number == n {
+			g.Pulls[i].Title, g.Pulls[i].Body = fmt.Sprint(c.in["title"]), fmt.Sprint(c.in["body"])
+			c.reply(200, map[string]any{"number": n, "html_url": fmt.Sprintf("https://github.example/pull/%d", n)})
+			return
+		}
+	}
+	http.NotFound(c.w, c.r)
+}
+
+// CommentsOf returns a copy of the comments of an issue.
 func (g *GitHub) CommentsOf(n int) []Comment {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -1,0 +1,135 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+// session is what the driver learned over MCP.
+type session struct {
+	handshake bool
+	init      *mcpclient.InitializeResult
+	tools     []json.RawMessage
+	prompts   []json.RawMessage
+	resources []json.RawMessage
+	noise     int
+	notes     []string
+}
+
+// drive performs the handshake and the list calls. It reports whether
+// initialize was answered and whether the server exited meanwhile.
+func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpclient.Client, run *sandbox.Run, ses *session) (handshake, exited bool) {
+	ictx, cancel := context.WithTimeout(ctx, startupTimeout)
+	type initRes struct {
+		r   *mcpclient.InitializeResult
+		err error
+	}
+	ch := make(chan initRes, 1)
+	go func() {
+		r, err := c.Initialize(ictx)
+		ch <- initRes{r, err}
+	}()
+	var res initRes
+	select {
+	case res = <-ch:
+	case <-run.Done():
+		cancel()
+		return false, true
+	}
+	cancel()
+	if res.err != nil {
+		var rpc *mcpclient.RPCError
+		if errors.As(res.err, &rpc) {
+			ses.notes = append(ses.notes, "initialize returned an error: "+sanitize(rpc.Message, 200))
+		}
+		select {
+		case <-run.Done():
+			return false, true
+		case <-time.After(200 * time.Millisecond):
+		}
+		if errors.Is(res.err, mcpclient.ErrClosed) {
+			// Output closed but the container is still winding down.
+			<-waitOrTimeout(run.Done(), 3*time.Second)
+			return false, isDone(run.Done())
+		}
+		return false, false
+	}
+	ses.init = res.r
+	list := func(method, key string) []json.RawMessage {
+		cctx, cancel := context.WithTimeout(ctx, o.CallTimeout)
+		defer cancel()
+		items, err := c.List(cctx, method, key)
+		if err != nil {
+			ses.notes = append(ses.notes, method+" failed: "+sanitize(errText(err), 200))
+		}
+		return items
+	}
+	ses.tools = list("tools/list", "tools")
+	if res.r.Has("prompts") {
+		ses.prompts = list("prompts/list", "prompts")
+	}
+	if res.r.Has("resources") {
+		ses.resources = list("resources/list", "resources")
+	}
+	return true, isDone(run.Done())
+}
+
+func errText(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "no answer in time"
+	}
+	return err.Error()
+}
+
+func waitOrTimeout(done <-chan struct{}, d time.Duration) <-chan struct{} {
+	out := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(d):
+		}
+		close(out)
+	}()
+	return out
+}
+
+func isDone(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitIdle returns when the trace has not grown for IdleQuiet (and at least
+// IdleMin has passed), at IdleMax, or when the server exits (true).
+func waitIdle(ctx context.Context, o Options, run *sandbox.Run) bool {
+	start := time.Now()
+	var last int64 = -1
+	lastChange := start
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-run.Done():
+			return true
+		case <-ctx.Done():
+			return false
+		case now := <-tick.C:
+			size, err := run.TraceSize(ctx)
+			if err == nil && size != last {
+				last, lastChange = size, now
+			}
+			elapsed := now.Sub(start)
+			if elapsed >= o.IdleMax || elapsed >= o.IdleMin && now.Sub(lastChange) >= o.IdleQuiet {
+				return false
+			}
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package audit
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// ending is what is known, once the sandbox has stopped, about how a run
+// ended. It is plain data so the outcome decision can be tested without a
+// container.
+type ending struct {
+	// failure, when set, says which part of the audit machinery failed;
+	// it outranks anything the server did.
+	failure string
+	// deadlineHit: the audit deadline, not the caller, cut the run short.
+	deadlineHit bool
+	// oomKilled: the engine killed the (last) container at its memory limit.
+	oomKilled bool
+	// exited: the (last) server exited on its own before the audit
+	// stopped it.
+	exited bool
+	// handshake: initialize was answered.
+	handshake bool
+	// status holds the entrypoint's notes of the last container
+	// ("exit RC T", …).
+	status []string
+	// startupTimeout is how long initialize was given, install included.
+	startupTimeout time.Duration
+}
+
+// decideOutcome says how the server's run ended. A limit the audit imposed
+// (deadline, memory) explains an exit better than the exit itself, so it
+// is checked first.
+func decideOutcome(e ending) m.Outcome {
+	switch {
+	case e.failure != "":
+		return m.Outcome{Status: m.StatusError, Reason: e.failure}
+	case e.deadlineHit:
+		return m.Outcome{Status: m.StatusKilled, Reason: "the audit deadline was reached"}
+	case e.oomKilled:
+		return m.Outcome{Status: m.StatusKilled, Reason: "the memory limit was reached"}
+	case e.exited:
+		out := m.Outcome{Status: m.StatusCrashed, Reason: "the server exited on its own"}
+		if !e.handshake {
+			out.Reason = "the server exited before answering initialize"
+		}
+		if rc, ok := exitStatus(e.status); ok {
+			out.ExitCode = &rc
+		}
+		return out
+	case !e.handshake:
+		return m.Outcome{Status: m.StatusNoHandshake, Reason: "initialize was not answered within " + e.startupTimeout.String()}
+	default:
+		return m.Outcome{Status: m.StatusOK}
+	}
+}
+
+// exitStatus reads "exit RC T" from the entrypoint's notes.
+func exitStatus(status []string) (int, bool) {
+	for _, s := range status {
+		f := strings.Fields(s)
+		if len(f) >= 2 && f[0] == "exit" {
+			if rc, err := strconv.Atoi(f[1]); err == nil {
+				return rc, true
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,267 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+// Prepared is everything needed to start the server in the sandbox.
+type Prepared struct {
+	Spec     sandbox.Spec
+	Layout   classify.Layout
+	Canaries *canary.Set
+	// Manifest is filled with the target and run metadata; execution adds
+	// outcome and behavior.
+	Manifest *m.Manifest
+	pkg      *target.Package
+	maxTrace int64
+}
+
+// Close removes temporary files of the preparation.
+func (p *Prepared) Close() { p.pkg.Cleanup() }
+
+// Prepare fetches the target (no package code runs on the host), makes
+// sure the sandbox and package images exist, generates canaries and builds
+// the sandbox spec.
+func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
+	o.defaults()
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	log := d.Log
+	switch o.Network {
+	case sandbox.NetNone, sandbox.NetSinkhole, sandbox.NetOpen:
+	default:
+		return nil, fmt.Errorf("%w: unknown network mode %q (want sinkhole, none or open)", target.ErrUsage, o.Network)
+	}
+	spec, err := target.ParseSpec(o.Target)
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	pkg, err := d.Fetcher.Fetch(ctx, spec)
+	if err != nil {
+		if errors.Is(err, target.ErrUsage) || ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: fetching %s: %v", ErrRuntime, o.Target, err)
+	}
+	log.Debug("fetched", "cached", pkg.Cached, "ms", time.Since(t0).Milliseconds())
+	ok := false
+	defer func() {
+		if !ok {
+			pkg.Cleanup()
+		}
+	}()
+	pkgRoot := path.Join(AppRoot, pkg.Dir)
+	argv, err := entry(o, pkg, pkgRoot)
+	if err != nil {
+		return nil, err
+	}
+	imageID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Image, Flavor: o.ImageFlavor, Log: logWriter{log}})
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+	}
+	if n, err := sandbox.GC(ctx, d.Engine); err == nil && n > 0 {
+		log.Info("removed sandbox containers left by earlier runs", "count", n)
+	}
+	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: AppRoot, Runtime: NodeBin}
+	if spec.Kind != target.KindNPM {
+		layout.AppRoot = "" // local packages carry their own node_modules
+	}
+	cs := canary.Generate(o.CanaryEnv)
+	man := &m.Manifest{
+		SchemaVersion: m.SchemaVersion,
+		Target: m.Target{Ecosystem: ecosystem(spec), Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
+			Entry: normalizeArgv(layout, argv)},
+	}
+	man.Run.Tool = toolVersion()
+	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
+	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot)
+	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
+		if o.Scripts == ScriptsSkip {
+			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))
+		} else {
+			sbSpec.Install = installSpec(spec, pkgRoot, o.InstallTimeout)
+			man.Run.Notes = append(man.Run.Notes, "install scripts run in phase install: "+strings.Join(scripts, ", "))
+		}
+	}
+	if err := networkSpec(o, &sbSpec, imageID); err != nil {
+		return nil, err
+	}
+	if !pkg.Temporary() {
+		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
+		img, err := sb.PackageImage(ctx, o.Image, imageID, "v2\x00"+pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+		}
+		sbSpec.Image, sbSpec.Trees = img, nil
+	}
+	ok = true
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.MaxTraceBytes}, nil
+}
+
+func ecosystem(s target.Spec) string {
+	if s.Kind == target.KindNPM {
+		return "npm"
+	}
+	return "local"
+}
+
+// entry builds the server's argv inside the sandbox.
+func entry(o Options, pkg *target.Package, pkgRoot string) ([]string, error) {
+	var argv []string
+	if len(o.Command) > 0 {
+		argv = append(argv, o.Command...)
+	} else {
+		rel, err := pkg.Manifest.Entry(o.Bin)
+		if err != nil {
+			return nil, err
+		}
+		hostFile := path.Join(pkg.Root, pkg.Dir, rel)
+		if _, err := os.Stat(hostFile); err != nil {
+			return nil, fmt.Errorf("%w: entry %s not found in %s", target.ErrUsage, rel, pkg.Name)
+		}
+		argv = append(target.Interpreter(hostFile), path.Join(pkgRoot, rel))
+	}
+	for _, a := range o.Args {
+		argv = append(argv, expand(a))
+	}
+	return argv, nil
+}
+
+// expand replaces {workspace} and {home} with the sandbox's paths.
+func expand(s string) string {
+	s = strings.ReplaceAll(s, "{workspace}", Workspace)
+	return strings.ReplaceAll(s, "{home}", Home)
+}
+
+func normalizeArgv(l classify.Layout, argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = l.Normalize(a)
+	}
+	return out
+}
+
+func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, pkgRoot string) sandbox.Spec {
+	env := []string{
+		"HOME=" + Home, "USER=" + User, "LOGNAME=" + User, "SHELL=/bin/bash", "LANG=C.UTF-8",
+		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TERM=xterm-256color",
+		"PWD=" + Workspace,
+	}
+	env = append(env, cs.EnvList()...)
+	for _, e := range o.Env {
+		env = append(env, expand(e))
+	}
+	var home []sandbox.TarFile
+	var canaryPaths []string
+	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755})
+	for _, f := range cs.Files {
+		rel := strings.TrimPrefix(f.Path, "~/")
+		if r, ok := strings.CutPrefix(f.Path, "<workspace>/"); ok {
+			rel = "workspace/" + r
+		}
+		home = append(home, sandbox.TarFile{Path: rel, Content: f.Content, Mode: f.Mode})
+		if f.Canary {
+			canaryPaths = append(canaryPaths, path.Join(Home, rel))
+		}
+	}
+	workdir := Workspace
+	if len(o.Command) > 0 {
+		workdir = pkgRoot
+	}
+	lim := o.Limits
+	lim.Deadline = o.Deadline + 30*time.Second
+	return sandbox.Spec{
+		Image: o.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
+		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths,
+		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot, GID: BuildGID, GroupWrite: true}},
+		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
+		Limits: lim,
+	}
+}
+
+// BuildGID is the group the install phase runs as. It may write the
+// package tree; the server (group dev) may not.
+const BuildGID = 1001
+
+// installSpec runs the lifecycle scripts: npm rebuild runs those of every
+// installed dependency (the audited package is one, for registry
+// targets); a local package's own scripts run with npm run.
+func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandbox.Install {
+	// npm itself must not touch the decoys or the network: no user config
+	// (it would read the ~/.npmrc canary and send its token), no update
+	// check, cache and logs under /tmp. Scripts still see the real HOME.
+	const script = "export npm_config_userconfig=/dev/null npm_config_update_notifier=false " +
+		"npm_config_cache=/tmp/.npm-cache npm_config_logs_dir=/tmp/.npm-logs npm_config_audit=false npm_config_fund=false\n" +
+		"npm rebuild --foreground-scripts --loglevel=error"
+	dir := pkgRoot // a local package is the project: rebuild runs its own scripts too
+	if spec.Kind == target.KindNPM {
+		dir = AppRoot
+	}
+	return &sandbox.Install{Dir: dir, Script: script, GID: BuildGID, Timeout: timeout}
+}
+
+// networkSpec configures the sandbox network: a per-run interception CA
+// for the sinkhole, the host's extra CAs for open mode.
+func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
+	spec.Net = sandbox.Network{Mode: o.Network, Responses: o.Responses, BaseImageID: imageID, Upstream: o.UpstreamDNS}
+	switch o.Network {
+	case sandbox.NetSinkhole:
+		cert, key, err := sink.NewCA()
+		if err != nil {
+			return fmt.Errorf("%w: creating interception CA: %v", ErrRuntime, err)
+		}
+		spec.Net.CACert, spec.Net.CAKey = cert, key
+		spec.Resolv = "nameserver " + resolver + "\noptions timeout:2 attempts:2\n"
+	case sandbox.NetOpen:
+		var pem []byte
+		for _, f := range o.TrustFiles {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Errorf("%w: reading CA bundle %s: %v", target.ErrUsage, f, err)
+			}
+			pem = append(append(pem, b...), '\n')
+		}
+		spec.Net.TrustPEM = pem
+		spec.Resolv = "nameserver " + resolver + "\noptions timeout:2 attempts:2\n"
+	}
+	return nil
+}
+
+func toolVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += "+" + s.Value[:12]
+			}
+		}
+		return "mcp-audit " + v
+	}
+	return "mcp-audit"
+}
+
+type logWriter struct{ l *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	if s := strings.TrimSpace(string(p)); s != "" {
+		w.l.Debug(s)
+	}
+	return len(p), nil
+}

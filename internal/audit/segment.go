@@ -1,0 +1,65 @@
+package audit
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+// segment is one sandbox container's life. A server that dies during a
+// tool call is started again in a new segment; each segment is classified
+// on its own and the phases merged.
+type segment struct {
+	run     *sandbox.Run
+	client  *mcpclient.Client
+	windows []classify.Window
+	art     *sandbox.Artifacts
+	ended   bool
+	// mcpHits are canaries found in what the server returned, per phase.
+	mcpHits map[string][]m.CanaryHit
+}
+
+func (s *segment) window(name string, start time.Time) {
+	s.windows = append(s.windows, classify.Window{Name: name, Start: start})
+}
+
+func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec) (*segment, error) {
+	run, err := sb.Start(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}}
+	seg.client = mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}})
+	seg.window(m.PhaseStartup, run.Started)
+	return seg, nil
+}
+
+// finish stops the container and copies its evidence out.
+func (s *segment) finish(ctx context.Context, maxTrace int64) error {
+	if s.ended {
+		return nil
+	}
+	s.ended = true
+	if err := s.run.Stop(context.WithoutCancel(ctx), 2*time.Second); err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+	defer cancel()
+	art, err := s.run.Collect(cctx, maxTrace)
+	s.art = art
+	return err
+}
+
+func (s *segment) cleanup() {
+	s.client.Close()
+	s.run.Remove()
+	if s.art != nil {
+		os.Remove(s.art.TraceFile)
+		os.Remove(s.art.InstallTraceFile)
+	}
+}

@@ -1,0 +1,162 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+// Bounds on what the server can put into the manifest through MCP.
+const (
+	maxTools       = 500
+	maxDescription = 16 << 10
+	maxSchema      = 64 << 10
+	maxName        = 256
+)
+
+// fillServer records what the server offered over MCP. Canary values in
+// anything the server said are a finding (phase startup, how "mcp-output")
+// and are redacted, so the manifest never carries a secret.
+func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
+	hits := mcpCanaries(ses, cs)
+	clean := func(s string, max int) string { return sanitize(cs.Redact(s), max) }
+	man.Server.Capabilities = []string{}
+	if ses.init != nil {
+		man.Server.Name = clean(ses.init.ServerInfo.Name, maxName)
+		man.Server.Version = clean(ses.init.ServerInfo.Version, maxName)
+		man.Server.ProtocolVersion = clean(ses.init.ProtocolVersion, 64)
+		man.Server.Instructions = clean(ses.init.Instructions, maxDescription)
+		for _, c := range ses.init.CapabilityNames() {
+			man.Server.Capabilities = append(man.Server.Capabilities, clean(c, 64))
+		}
+	}
+	fillTools(man, ses.tools, cs, clean)
+	fillPrompts(man, ses.prompts, clean)
+	fillResources(man, ses.resources, clean)
+	addStartupHits(man, hits)
+}
+
+// mcpCanaries finds canary values in the handshake and the lists.
+func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
+	finder := canary.NewFinder(cs.All())
+	var hits []m.CanaryHit
+	scan := func(what string, raw []json.RawMessage) {
+		for _, r := range raw {
+			for _, h := range finder.Find(r) {
+				hits = append(hits, m.CanaryHit{Canary: h.Canary, How: "mcp-output", Evidence: what, Encoding: h.Encoding})
+			}
+		}
+	}
+	scan("tools/list", ses.tools)
+	scan("prompts/list", ses.prompts)
+	scan("resources/list", ses.resources)
+	if ses.init != nil {
+		b, _ := json.Marshal(ses.init)
+		scan("initialize", []json.RawMessage{b})
+	}
+	return hits
+}
+
+// addStartupHits adds canary hits to phase startup, creating it when the
+// trace had nothing for it.
+func addStartupHits(man *m.Manifest, hits []m.CanaryHit) {
+	if len(hits) == 0 {
+		return
+	}
+	for i := range man.Phases {
+		if man.Phases[i].Name == m.PhaseStartup {
+			man.Phases[i].Canaries = append(man.Phases[i].Canaries, hits...)
+			return
+		}
+	}
+	man.Phases = append(man.Phases, m.Phase{Name: m.PhaseStartup, Canaries: hits})
+}
+
+func fillTools(man *m.Manifest, tools []json.RawMessage, cs *canary.Set, clean func(string, int) string) {
+	for i, raw := range tools {
+		if i == maxTools {
+			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("only the first %d of %d tools are recorded", maxTools, len(tools)))
+			break
+		}
+		var t struct {
+			Name        string          `json:"name"`
+			Title       string          `json:"title"`
+			Description string          `json:"description"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil {
+			man.Run.Notes = append(man.Run.Notes, "a tools/list entry is not an object")
+			continue
+		}
+		schema := m.CanonicalJSON(json.RawMessage(cs.Redact(string(t.InputSchema))))
+		if len(schema) > maxSchema {
+			schema = json.RawMessage(`{"$comment":"mcp-audit: schema larger than 64 KiB, see digest"}`)
+		}
+		tool := m.Tool{Name: clean(t.Name, maxName), Title: clean(t.Title, maxName),
+			Description: clean(t.Description, maxDescription), InputSchema: schema}
+		tool.Digest = m.ToolDigest(tool)
+		man.Tools = append(man.Tools, tool)
+	}
+}
+
+func fillPrompts(man *m.Manifest, prompts []json.RawMessage, clean func(string, int) string) {
+	for _, raw := range prompts {
+		var p struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+			Arguments   []struct {
+				Name string `json:"name"`
+			} `json:"arguments"`
+		}
+		if json.Unmarshal(raw, &p) != nil {
+			continue
+		}
+		pr := m.Prompt{Name: clean(p.Name, maxName), Description: clean(p.Description, maxDescription)}
+		for _, a := range p.Arguments {
+			pr.Arguments = append(pr.Arguments, clean(a.Name, maxName))
+		}
+		man.Prompts = append(man.Prompts, pr)
+	}
+}
+
+func fillResources(man *m.Manifest, resources []json.RawMessage, clean func(string, int) string) {
+	for _, raw := range resources {
+		var r struct {
+			URI      string `json:"uri"`
+			Name     string `json:"name"`
+			MimeType string `json:"mimeType"`
+		}
+		if json.Unmarshal(raw, &r) != nil {
+			continue
+		}
+		man.Resources = append(man.Resources, m.Resource{URI: clean(r.URI, 2048), Name: clean(r.Name, maxName), MimeType: clean(r.MimeType, 128)})
+	}
+}
+
+// sanitize bounds untrusted text and removes control characters (keeping
+// newlines and tabs), so it cannot corrupt terminals or reports.
+func sanitize(s string, max int) string {
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "…"
+	}
+	return sandbox.Sanitize(s)
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := len(s) - n
+	for cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut++
+	}
+	return "…" + s[cut:]
+}

@@ -1,0 +1,65 @@
+package audit
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// TestFillServerRedactsAndReportsCanaries: a canary the server puts in a
+// tool description is a startup finding and never reaches the manifest.
+func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
+	cs := canary.Generate(nil)
+	token := cs.Env["GITHUB_TOKEN"]
+	ses := &session{tools: []json.RawMessage{
+		json.RawMessage(`{"name":"leak","description":"use ` + token + `","inputSchema":{"type":"object"}}`),
+		json.RawMessage(`"not an object"`),
+	}, prompts: []json.RawMessage{json.RawMessage(`{"name":"p","arguments":[{"name":"a"}]}`)},
+		resources: []json.RawMessage{json.RawMessage(`{"uri":"file:///x","name":"x","mimeType":"text/plain"}`)}}
+	man := &m.Manifest{Phases: []m.Phase{{Name: m.PhaseIdle}}}
+	fillServer(man, ses, cs)
+
+	b, _ := json.Marshal(man)
+	if strings.Contains(string(b), token) {
+		t.Fatal("the manifest carries a canary value")
+	}
+	if len(man.Tools) != 1 || man.Tools[0].Description != "use <canary env:GITHUB_TOKEN>" {
+		t.Errorf("tools %+v", man.Tools)
+	}
+	want := []m.Phase{{Name: m.PhaseIdle}, {Name: m.PhaseStartup, Canaries: []m.CanaryHit{
+		{Canary: "env:GITHUB_TOKEN", How: "mcp-output", Evidence: "tools/list", Encoding: "raw"}}}}
+	if diff := cmp.Diff(want, man.Phases); diff != "" {
+		t.Errorf("phases (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"a tools/list entry is not an object"}, man.Run.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]m.Prompt{{Name: "p", Arguments: []string{"a"}}}, man.Prompts); diff != "" {
+		t.Errorf("prompts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]m.Resource{{URI: "file:///x", Name: "x", MimeType: "text/plain"}}, man.Resources); diff != "" {
+		t.Errorf("resources (-want +got):\n%s", diff)
+	}
+}
+
+func TestFillServerBoundsTools(t *testing.T) {
+	var tools []json.RawMessage
+	for i := range maxTools + 1 {
+		tools = append(tools, json.RawMessage(fmt.Sprintf(`{"name":"t%d"}`, i)))
+	}
+	man := &m.Manifest{}
+	fillServer(man, &session{tools: tools}, canary.Generate(nil))
+	if len(man.Tools) != maxTools {
+		t.Errorf("%d tools recorded, want %d", len(man.Tools), maxTools)
+	}
+	want := []string{fmt.Sprintf("only the first %d of %d tools are recorded", maxTools, maxTools+1)}
+	if diff := cmp.Diff(want, man.Run.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,227 @@
+package batch
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+// grouped collects, per server, labels with the phases they were seen in.
+type grouped map[string]map[string][]string
+
+func (g grouped) add(server, label, phase string) {
+	if g[server] == nil {
+		g[server] = map[string][]string{}
+	}
+	g[server][label] = append(g[server][label], phase)
+}
+
+// render writes one line per server: each label once, with up to three
+// of its phases.
+func (g grouped) render(b *bytes.Buffer, title, intro string) {
+	if len(g) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## %s\n\n", title)
+	if intro != "" {
+		fmt.Fprintf(b, "%s\n\n", intro)
+	}
+	var servers []string
+	for s := range g {
+		servers = append(servers, s)
+	}
+	sort.Strings(servers)
+	for _, s := range servers {
+		var labels []string
+		for l := range g[s] {
+			labels = append(labels, l)
+		}
+		sort.Strings(labels)
+		var items []string
+		for _, l := range labels {
+			items = append(items, l+" "+phaseList(g[s][l]))
+		}
+		fmt.Fprintf(b, "* **%s**: %s\n", md(s), md(strings.Join(items, "; ")))
+	}
+}
+
+func phaseList(phases []string) string {
+	phases = uniq(phases)
+	if len(phases) > 3 {
+		return fmt.Sprintf("[%s, +%d more]", strings.Join(phases[:3], ", "), len(phases)-3)
+	}
+	return "[" + strings.Join(phases, ", ") + "]"
+}
+
+// destination reduces network evidence ("https POST host/path") to the
+// host, so one line per credential and host is enough.
+func destination(evidence string) string {
+	f := strings.Fields(evidence)
+	if len(f) >= 3 && (f[0] == "http" || f[0] == "https") {
+		host, _, _ := strings.Cut(f[2], "/")
+		return host
+	}
+	return evidence
+}
+
+// unprompted phases run without the audit asking for anything.
+func unprompted(phase string) bool { return phase == m.PhaseStartup || phase == m.PhaseIdle }
+
+// results renders RESULTS.md in the shape of the original study: headline
+// counts, then who did what, then the failures with their reasons.
+func results(es []entry, now string) []byte {
+	var b bytes.Buffer
+	g := gather(es)
+	g.headline(&b, len(es), now)
+	g.hosts.render(&b, "Outbound, by server", "Hosts by name as the sinkhole saw them, with the phases that contacted them (`startup`, `idle`, `call:<tool>`, `install`).")
+	g.creds.render(&b, "Credentials given, and where they went", "")
+	g.sensitive.render(&b, "Sensitive files", "")
+	g.canary.render(&b, "Canaries", "")
+	g.procs.render(&b, "Processes", "")
+	g.installs.render(&b, "Install scripts", "")
+	g.injections.render(&b, "Text aimed at the model", "")
+	failures(&b, g.failed)
+	allServers(&b, es)
+	return b.Bytes()
+}
+
+// gathered sorts a batch's servers and findings into what RESULTS.md
+// counts and lists.
+type gathered struct {
+	ok, clean, failed []entry
+	// One group per section, by server.
+	hosts, creds, sensitive, canary, procs, installs, injections grouped
+	// Servers that contacted hosts, by when: a host contacted unprompted
+	// matters more than one a tool call asked for.
+	hostsUnprompted, hostsCalls, hostsInstall map[string]bool
+}
+
+func gather(es []entry) *gathered {
+	g := &gathered{hosts: grouped{}, creds: grouped{}, sensitive: grouped{}, canary: grouped{}, procs: grouped{},
+		installs: grouped{}, injections: grouped{},
+		hostsUnprompted: map[string]bool{}, hostsCalls: map[string]bool{}, hostsInstall: map[string]bool{}}
+	for _, e := range es {
+		if e.man == nil {
+			g.failed = append(g.failed, e)
+			continue
+		}
+		if e.man.Outcome.Status != m.StatusOK {
+			g.failed = append(g.failed, e)
+		} else {
+			g.ok = append(g.ok, e)
+		}
+		noteworthy := false
+		for _, f := range e.Findings {
+			if f.Severity >= policy.Medium && f.Kind != policy.KindCredential {
+				noteworthy = true
+			}
+			g.add(e.Server, f)
+		}
+		if !noteworthy && e.man.Outcome.Status == m.StatusOK {
+			g.clean = append(g.clean, e)
+		}
+	}
+	return g
+}
+
+// add files a finding under its group.
+func (g *gathered) add(server string, f policy.Finding) {
+	switch f.Kind {
+	case policy.KindHost:
+		g.hosts.add(server, f.Subject, f.Phase)
+		switch {
+		case f.Phase == m.PhaseInstall:
+			g.hostsInstall[server] = true
+		case unprompted(f.Phase):
+			g.hostsUnprompted[server] = true
+		default:
+			g.hostsCalls[server] = true
+		}
+	case policy.KindCredential:
+		g.creds.add(server, strings.TrimSuffix(f.Subject, " sent")+" → "+destination(f.Evidence), f.Phase)
+	case policy.KindSensitive, policy.KindAIConfig, policy.KindPersistence:
+		g.sensitive.add(server, f.Summary+": "+f.Subject, f.Phase)
+	case policy.KindCanary:
+		g.canary.add(server, f.Subject, f.Phase)
+	case policy.KindProcess, policy.KindShell:
+		if f.Phase == m.PhaseInstall {
+			g.installs.add(server, f.Evidence, f.Phase)
+		} else {
+			g.procs.add(server, f.Evidence, f.Phase)
+		}
+	case policy.KindInstallScript:
+		g.installs.add(server, f.Evidence, f.Phase)
+	case policy.KindTool:
+		g.injections.add(server, f.Subject+": "+f.Evidence, "description")
+	}
+}
+
+func (g *gathered) headline(b *bytes.Buffer, servers int, now string) {
+	onlyCalls := 0
+	for s := range g.hostsCalls {
+		if !g.hostsUnprompted[s] {
+			onlyCalls++
+		}
+	}
+	fmt.Fprintf(b, "# mcp-audit results\n\nGenerated %s by mcp-audit from %d server(s). Every server ran in the sandbox: "+
+		"install scripts, startup, every tool, prompt and resource called with synthesized arguments, idle; network in the "+
+		"sinkhole unless configured otherwise, so nothing reached a real host. A finding is an observation with evidence, "+
+		"not an accusation.\n\n", now, servers)
+	fmt.Fprintf(b, "## Headline\n\n")
+	fmt.Fprintf(b, "* **%d** ran normally; **%d** of them with no finding at medium or above (clean).\n", len(g.ok), len(g.clean))
+	fmt.Fprintf(b, "* **%d** contacted or looked up hosts unprompted, at startup or idle; **%d** more only when a tool was called; "+
+		"**%d** had install scripts that did.\n", len(g.hostsUnprompted), onlyCalls, len(g.hostsInstall))
+	fmt.Fprintf(b, "* **%d** sent the credential they were given (a canary standing in for their API key) — where to is listed below.\n", len(g.creds))
+	fmt.Fprintf(b, "* **%d** touched credential, private, shell-startup or AI-client files.\n", len(g.sensitive))
+	fmt.Fprintf(b, "* **%d** touched a canary they were not given (a planted fake credential).\n", len(g.canary))
+	fmt.Fprintf(b, "* **%d** started processes while running (**%d** during install scripts).\n", len(g.procs), len(g.installs))
+	fmt.Fprintf(b, "* **%d** offer tool or prompt text aimed at the model.\n", len(g.injections))
+	fmt.Fprintf(b, "* **%d** did not run normally or could not be audited (reasons below).\n", len(g.failed))
+}
+
+func failures(b *bytes.Buffer, failed []entry) {
+	if len(failed) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n## Did not run normally\n\n")
+	for _, e := range failed {
+		fmt.Fprintf(b, "* **%s** (%s): %s — %s\n", md(e.Server), md(e.Target), status(e), md(e.Reason))
+	}
+}
+
+func allServers(b *bytes.Buffer, es []entry) {
+	fmt.Fprintf(b, "\n## All servers\n\n| server | version | status | verdict | critical | high | medium | low |\n|---|---|---|---|---|---|---|---|\n")
+	for _, e := range es {
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %d | %d | %d |\n", md(e.Server), md(e.Version), status(e), e.Verdict,
+			e.Counts["critical"], e.Counts["high"], e.Counts["medium"], e.Counts["low"])
+	}
+}
+
+// status is the manifest's outcome, or "not audited".
+func status(e entry) string {
+	if e.Status == StatusFailed {
+		return "not audited"
+	}
+	return e.Outcome
+}
+
+func uniq(s []string) []string {
+	sort.Strings(s)
+	var out []string
+	for i, x := range s {
+		if i == 0 || x != s[i-1] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// md escapes text from manifests for Markdown.
+func md(s string) string {
+	r := strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`", "\n", " ")
+	return r.Replace(s)
+}
