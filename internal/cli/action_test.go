@@ -29,7 +29,7 @@ func newActionEnv(t *testing.T, ws, event string, api *testenv.GitHub, inputs ma
 	t.Helper()
 	dir := t.TempDir()
 	e := &actionEnv{t: t, ws: ws, outputs: filepath.Join(dir, "output"), summary: filepath.Join(dir, "summary")}
-	payload, err := os.ReadFile(filepath.Join("testdata", "events", event+".json"))
+	payload, err := os.ReadFile(filepath.Join("..", "action", "testdata", "events", event+".json"))
 	if err != nil {
 		t.Fatal(err)
 	}
