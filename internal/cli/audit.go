@@ -1,83 +1,20 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
-	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
-	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
-// commonFlags are shared by every command that runs audits.
-type commonFlags struct {
-	registry   string
-	caFiles    stringList
-	cacheDir   string
-	prerelease bool
-	image      string
-	flavor     string
-	verbose    bool
-}
-
-func (c *commonFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.registry, "registry", "", "npm registry URL (default: NPM_CONFIG_REGISTRY, .npmrc, then npm's public registry)")
-	fs.Var(&c.caFiles, "ca-file", "extra CA bundle to trust for the registry (repeatable; NODE_EXTRA_CA_CERTS and SSL_CERT_FILE are honored too)")
-	fs.StringVar(&c.cacheDir, "cache-dir", "", "where installs are cached (default: "+target.DefaultCacheDir()+")")
-	fs.BoolVar(&c.prerelease, "prerelease", false, "let version ranges match prereleases")
-	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
-	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
-	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
-}
-
-func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
-	getenv := env.Getenv
-	cfg := target.LoadNPMConfig(getenv)
-	if c.registry != "" {
-		cfg.Registry = strings.TrimSuffix(c.registry, "/") + "/"
-	}
-	cfg.CAFiles = append(cfg.CAFiles, c.caFiles...)
-	reg, err := target.NewRegistry(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	cache := c.cacheDir
-	if cache == "" {
-		cache = target.DefaultCacheDir()
-	}
-	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease}, nil
-}
-
-// deps builds what every auditing command needs: the logger, the
-// fetcher, and a connection to Docker, which the caller closes.
-func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), error) {
-	log := newLogger(env, c.verbose)
-	fetcher, err := c.fetcher(env)
-	if err != nil {
-		return audit.Deps{}, nil, err
-	}
-	fetcher.Log = log
-	eng, err := sandbox.Connect(ctx)
-	if err != nil {
-		return audit.Deps{}, nil, err
-	}
-	fetcher.Installer = &sandbox.PackageInstaller{Engine: eng, Image: c.image}
-	return audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, func() { eng.Close() }, nil
-}
-
-// auditFlags holds the audit command's options; audit.Options is filled
-// from it.
+// auditFlags holds the audit command's flags; audit.Options is filled
+// from them by options.
 type auditFlags struct {
 	commonFlags
 	out            string
@@ -109,9 +46,59 @@ type auditFlags struct {
 }
 
 func runAudit(ctx context.Context, env *Env, args []string) error {
+	var f auditFlags
+	fs := f.flagSet(env)
+	pos, pass, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return fmt.Errorf("%w: audit takes exactly one TARGET, got %d", ErrUsage, len(pos))
+	}
+	failOn, err := policy.ParseSeverity(f.failOn)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	opts, err := f.options(env, pos[0], pass)
+	if err != nil {
+		return err
+	}
+	deps, closeEngine, err := f.deps(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer closeEngine()
+	res, err := audit.Run(ctx, deps, opts)
+	if err != nil {
+		if res != nil && ctx.Err() == nil {
+			// The server ran but its evidence could not be collected: the
+			// manifest says so (status "error") and the exit status is 3.
+			if werr := writeManifest(env, f.out, res.Manifest); werr != nil {
+				deps.Log.Warn("writing manifest", "err", werr)
+			}
+		}
+		return err
+	}
+	if err := writeManifest(env, f.out, res.Manifest); err != nil {
+		return err
+	}
+	if err := writeEvidence(evidencePath(f.out, f.evidence), res); err != nil {
+		return err
+	}
+	findings := policy.Evaluate(res.Manifest, policy.Policy{FailOn: failOn})
+	if !f.quiet {
+		report.Summary(env.Stderr, res.Manifest, findings, failOn)
+	}
+	if policy.Failed(findings, failOn) {
+		return ErrFindings
+	}
+	return nil
+}
+
+func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	var f auditFlags
 	f.register(fs)
 	fs.StringVar(&f.out, "o", "", "write the manifest to this file (default: stdout)")
 	fs.StringVar(&f.bin, "bin", "", "which package executable to run, or an entry file inside the package")
@@ -145,45 +132,36 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 			"{workspace} and {home} in server args expand to the sandbox's decoy workspace and home.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	pos, pass, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: audit takes exactly one TARGET, got %d", ErrUsage, len(pos))
-	}
-	failOn, err := policy.ParseSeverity(f.failOn)
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
-	}
+	return fs
+}
+
+// options checks the flag values and builds the audit of target with the
+// server arguments args.
+func (f *auditFlags) options(env *Env, target string, args []string) (audit.Options, error) {
 	for _, e := range f.env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
-			return fmt.Errorf("%w: --env wants NAME=VALUE, got %q", ErrUsage, e)
+			return audit.Options{}, fmt.Errorf("%w: --env wants NAME=VALUE, got %q", ErrUsage, e)
 		}
 	}
 	responses, err := parseResponses(f.responses)
 	if err != nil {
-		return err
+		return audit.Options{}, err
 	}
 	toolArgs, err := parseToolArgs(f.toolArgs)
 	if err != nil {
-		return err
+		return audit.Options{}, err
 	}
 	if f.calls != audit.CallsAll && f.calls != audit.CallsNone {
-		return fmt.Errorf("%w: --calls wants all or none", ErrUsage)
+		return audit.Options{}, fmt.Errorf("%w: --calls wants all or none", ErrUsage)
 	}
 	if f.scripts != audit.ScriptsAuto && f.scripts != audit.ScriptsSkip {
-		return fmt.Errorf("%w: --scripts wants auto or skip", ErrUsage)
+		return audit.Options{}, fmt.Errorf("%w: --scripts wants auto or skip", ErrUsage)
 	}
 	opts := audit.Options{
 		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, CallTimeout: f.callTimeout, CallBudget: f.callBudget,
 		Scripts: f.scripts, InstallTimeout: f.installTimeout,
 		Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream,
-		Target: pos[0], Bin: f.bin, Args: pass, Env: f.env, CanaryEnv: f.canaryEnv,
+		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv,
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
 		Deadline: f.timeout, KeepTrace: f.keepTrace,
@@ -191,125 +169,8 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	}
 	if f.cmd != "" {
 		if opts.Command, err = splitCommand(f.cmd); err != nil {
-			return err
+			return audit.Options{}, err
 		}
 	}
-	deps, closeEngine, err := f.deps(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer closeEngine()
-	log := deps.Log
-	res, err := audit.Run(ctx, deps, opts)
-	if err != nil {
-		if res != nil && ctx.Err() == nil {
-			// The server ran but its evidence could not be collected: the
-			// manifest says so (status "error") and the exit status is 3.
-			if werr := writeManifest(env, f.out, res.Manifest); werr != nil {
-				log.Warn("writing manifest", "err", werr)
-			}
-		}
-		return err
-	}
-	if err := writeManifest(env, f.out, res.Manifest); err != nil {
-		return err
-	}
-	if err := writeEvidence(evidencePath(f.out, f.evidence), res); err != nil {
-		return err
-	}
-	findings := policy.Evaluate(res.Manifest, policy.Policy{FailOn: failOn})
-	if !f.quiet {
-		report.Summary(env.Stderr, res.Manifest, findings, failOn)
-	}
-	if policy.Failed(findings, failOn) {
-		return ErrFindings
-	}
-	return nil
-}
-
-// writeManifest writes canonical JSON to a file (atomically) or stdout.
-func writeManifest(env *Env, out string, man *m.Manifest) error {
-	data, err := m.Encode(man)
-	if err != nil {
-		return err
-	}
-	if out == "" || out == "-" {
-		_, err := env.Stdout.Write(data)
-		return err
-	}
-	return writeFileAtomic(out, data)
-}
-
-func writeFileAtomic(name string, data []byte) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".mcp-audit-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), name)
-}
-
-// evidencePath is where full network exchanges go: --evidence, or next to
-// the manifest file. With the manifest on stdout and no --evidence there is
-// none.
-func evidencePath(out, explicit string) string {
-	if explicit != "" || out == "" || out == "-" {
-		return explicit
-	}
-	return strings.TrimSuffix(out, filepath.Ext(out)) + ".evidence.jsonl"
-}
-
-func writeEvidence(path string, res *audit.Result) error {
-	if path == "" || len(res.Evidence) == 0 {
-		return nil
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for _, e := range res.Evidence {
-		if err := enc.Encode(e); err != nil {
-			return err
-		}
-	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-// trustFiles are the CA bundles a server in open mode trusts besides the
-// image's: what the host trusts for the registry.
-func trustFiles(env *Env, extra []string) []string {
-	var out []string
-	for _, k := range []string{"NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE"} {
-		if v := env.Getenv(k); v != "" {
-			out = append(out, v)
-		}
-	}
-	return append(out, extra...)
-}
-
-// parseToolArgs reads --tool-args NAME=JSON flags.
-func parseToolArgs(specs []string) (map[string]json.RawMessage, error) {
-	out := map[string]json.RawMessage{}
-	for _, s := range specs {
-		name, js, ok := strings.Cut(s, "=")
-		if !ok || name == "" || !json.Valid([]byte(js)) || !strings.HasPrefix(strings.TrimSpace(js), "{") {
-			return nil, fmt.Errorf("%w: --tool-args wants NAME={json object}, got %q", ErrUsage, s)
-		}
-		out[name] = json.RawMessage(js)
-	}
-	return out, nil
+	return opts, nil
 }

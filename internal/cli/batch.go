@@ -5,14 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/export"
-	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
@@ -62,7 +59,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	defer closeEngine()
 	opts := batch.Options{
 		List: cfg, Out: *out, Jobs: *jobs, ShardK: k, ShardN: n, ServerTimeout: *timeout, RetryFailed: *retry, Runs: *runs,
-		Base:     audit.Options{Network: *network, Image: common.image, ImageFlavor: common.flavor, TrustFiles: trustFiles(env, common.caFiles)},
+		Base:     common.base(env, *network),
 		Progress: env.Stderr,
 	}
 	// Prepare the image once, before the parallel audits race to build it.
@@ -78,69 +75,6 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintln(env.Stderr, "batch: interrupted; finished servers are kept, rerun to continue")
 		}
 		return err
-	}
-	return nil
-}
-
-func runMerge(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	out := fs.String("out", "results", "merged results directory")
-	pos, _, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	if len(pos) == 0 {
-		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR...", ErrUsage)
-	}
-	for _, d := range pos {
-		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
-		}
-	}
-	if err := batch.Merge(*out, pos); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "merged %d result directories into %s\n", len(pos), *out)
-	return nil
-}
-
-func runExport(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	format := fs.String("format", "toolhive", "toolhive (permission profile JSON) or docker (catalog allowHosts YAML)")
-	pos, _, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	if len(pos) != 1 {
-		return fmt.Errorf("%w: usage: mcp-audit export [--format toolhive|docker] MANIFEST", ErrUsage)
-	}
-	data, err := os.ReadFile(pos[0])
-	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	man, err := m.Decode(data)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUsage, pos[0], err)
-	}
-	switch *format {
-	case "toolhive":
-		b, err := export.ToolHive(man)
-		if err != nil {
-			return err
-		}
-		env.Stdout.Write(b)
-	case "docker":
-		env.Stdout.Write(export.DockerAllowHosts(man))
-	default:
-		return fmt.Errorf("%w: unknown format %q", ErrUsage, *format)
 	}
 	return nil
 }

@@ -8,11 +8,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
-	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 )
@@ -100,14 +99,14 @@ func exitCode(err error, stderr io.Writer, ctx context.Context) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, ErrFindings):
+	case errors.Is(err, ErrFindings), errors.Is(err, check.ErrFindings):
 		return ExitFindings
 	case errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())):
 		fmt.Fprintln(stderr, "mcp-audit: interrupted; sandbox containers were removed")
 		return ExitInterrupted
-	case errors.Is(err, ErrUsage), errors.Is(err, target.ErrUsage):
+	case errors.Is(err, ErrUsage), errors.Is(err, check.ErrUsage), errors.Is(err, target.ErrUsage):
 		fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
 		return ExitUsage
 	case errors.Is(err, sandbox.ErrDockerUnavailable), errors.Is(err, audit.ErrRuntime):
@@ -142,88 +141,4 @@ Exit status: 0 clean or below --fail-on, 1 findings at or above --fail-on,
 2 usage error, 3 runtime failure (e.g. Docker unreachable), 130 interrupted.
 Run "mcp-audit <command> -h" for the flags of a command.
 `)
-}
-
-func newLogger(env *Env, verbose bool) *slog.Logger {
-	level := slog.LevelWarn
-	if env.StderrIsTerminal {
-		level = slog.LevelInfo
-	}
-	if verbose {
-		level = slog.LevelDebug
-	}
-	return slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
-}
-
-// parseInterleaved parses flags that may come before or after positional
-// arguments; everything after "--" is returned separately, untouched.
-func parseInterleaved(fs *flag.FlagSet, args []string) (positional, passthrough []string, err error) {
-	for i, a := range args {
-		if a == "--" {
-			passthrough = args[i+1:]
-			args = args[:i]
-			break
-		}
-	}
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, passthrough, nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
-}
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// splitCommand splits a command line like a POSIX shell would for plain
-// words, single and double quotes, and backslash escapes.
-func splitCommand(s string) ([]string, error) {
-	var out []string
-	var cur strings.Builder
-	inWord, quote := false, byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' && i+1 < len(s) {
-				i++
-				cur.WriteByte(s[i])
-			} else {
-				cur.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == '\\' && i+1 < len(s):
-			i++
-			cur.WriteByte(s[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if quote != 0 {
-		return nil, fmt.Errorf("%w: unterminated quote in command %q", ErrUsage, s)
-	}
-	if inWord {
-		out = append(out, cur.String())
-	}
-	return out, nil
 }

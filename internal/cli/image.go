@@ -2,10 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"runtime/debug"
 
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
@@ -21,10 +19,7 @@ func runImage(ctx context.Context, env *Env, args []string) error {
 	offline := fs.Bool("offline", false, "shorthand for --flavor offline")
 	mirror := fs.String("mirror", "", "Debian mirror for offline builds (default: the one apt uses)")
 	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return usageError(err)
 	}
 	if *offline {
 		*flavor = sandbox.FlavorOffline
@@ -57,49 +52,5 @@ func runImage(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "%s %s\n", *ref, id)
-	return nil
-}
-
-func runCleanup(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	images := fs.Bool("images", false, "also remove cached package images (mcp-audit-pkg:*)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", ErrUsage, err)
-	}
-	eng, err := sandbox.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	n, err := sandbox.GC(ctx, eng)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "removed %d leftover sandbox container(s)\n", n)
-	if *images {
-		n, err := sandbox.RemovePackageImages(ctx, eng)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "removed %d cached package image(s)\n", n)
-	}
-	return nil
-}
-
-func runVersion(ctx context.Context, env *Env, args []string) error {
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v = bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				v += " " + s.Value
-			}
-		}
-	}
-	fmt.Fprintf(env.Stdout, "mcp-audit %s (sandbox image %s)\n", v, sandbox.DefaultImage)
 	return nil
 }

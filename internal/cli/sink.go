@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/sink"
@@ -57,33 +56,4 @@ func upstreamResolver() string {
 		}
 	}
 	return ""
-}
-
-// parseResponses reads --http-response HOST=STATUS[:FILE] flags.
-func parseResponses(specs []string) (map[string]sink.Response, error) {
-	out := map[string]sink.Response{}
-	for _, s := range specs {
-		host, rest, ok := strings.Cut(s, "=")
-		if !ok || host == "" {
-			return nil, fmt.Errorf("%w: --http-response wants HOST=STATUS[:BODYFILE], got %q", ErrUsage, s)
-		}
-		status, file, _ := strings.Cut(rest, ":")
-		code, err := strconv.Atoi(status)
-		if err != nil || code < 100 || code > 599 {
-			return nil, fmt.Errorf("%w: --http-response: bad status %q", ErrUsage, status)
-		}
-		r := sink.Response{Status: code, ContentType: "application/json", Body: "{}"}
-		if file != "" {
-			b, err := os.ReadFile(file)
-			if err != nil {
-				return nil, fmt.Errorf("%w: --http-response: %v", ErrUsage, err)
-			}
-			r.Body = string(b)
-			if !json.Valid(b) {
-				r.ContentType = "text/plain"
-			}
-		}
-		out[strings.ToLower(host)] = r
-	}
-	return out, nil
 }

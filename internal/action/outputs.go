@@ -1,0 +1,109 @@
+package action
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/sethvargo/go-githubactions"
+
+	"github.com/mcp-audit/mcp-audit/internal/atomicfile"
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+// publish reports through the job summary, the report file, SARIF, the
+// step outputs and annotations.
+func (r *run) publish(reports []report.DiffReport, md []byte) error {
+	r.a.AddStepSummary(string(md))
+	reportPath := filepath.Join(orTemp(r.env.Getenv("RUNNER_TEMP")), "mcp-audit-report.md")
+	if err := os.WriteFile(reportPath, md, 0o644); err != nil {
+		return err
+	}
+	r.a.SetOutput("report", reportPath)
+	lines := serverLines(r.cfg)
+	if r.in.SARIF != "" {
+		sp := r.in.SARIF
+		if !filepath.IsAbs(sp) {
+			sp = filepath.Join(r.ws, sp)
+		}
+		var buf bytes.Buffer
+		if err := (report.SARIF{ConfigPath: r.in.Config, Lines: lines, Version: r.env.Version}).Write(&buf, reports); err != nil {
+			return err
+		}
+		if err := atomicfile.Write(sp, buf.Bytes()); err != nil {
+			return err
+		}
+		r.a.SetOutput("sarif", sp)
+	}
+	outputs(r.a, r.in.Config, lines, reports)
+	return nil
+}
+
+func orTemp(dir string) string {
+	if dir == "" {
+		return os.TempDir()
+	}
+	return dir
+}
+
+// serverLines maps each server to its line in the configuration, where
+// annotations go.
+func serverLines(cfg *config.Config) map[string]int {
+	out := map[string]int{}
+	for _, s := range cfg.Servers {
+		out[s.Name] = s.Line
+	}
+	return out
+}
+
+// outputs sets the step outputs and annotates the configuration lines of
+// servers that fail the policy.
+func outputs(a *githubactions.Action, cfgRel string, lines map[string]int, reports []report.DiffReport) {
+	verdict := "pass"
+	counts := map[string]int{}
+	total := 0
+	for _, r := range reports {
+		if r.Error != "" {
+			verdict = "error"
+			a.WithFieldsMap(map[string]string{"file": cfgRel, "line": strconv.Itoa(lines[r.Server]), "title": "mcp-audit: " + r.Server}).
+				Errorf("the audit could not run: %s", sandbox.Sanitize(r.Error))
+			continue
+		}
+		for k, v := range r.Result.Counts {
+			counts[k] += v
+			total += v
+		}
+		if r.Result.Verdict == "fail" {
+			if verdict == "pass" {
+				verdict = "fail"
+			}
+			annotateFindings(a, cfgRel, lines[r.Server], r)
+		}
+	}
+	a.SetOutput("verdict", verdict)
+	a.SetOutput("findings", strconv.Itoa(total))
+	for s := policy.Critical; s >= policy.Info; s-- {
+		a.SetOutput(s.String(), strconv.Itoa(counts[s.String()]))
+	}
+}
+
+// annotateFindings puts one error annotation per failing finding on the
+// server's configuration line.
+func annotateFindings(a *githubactions.Action, cfgRel string, line int, r report.DiffReport) {
+	for _, f := range r.Result.Findings {
+		if f.Severity < r.Result.FailOn {
+			continue
+		}
+		msg := fmt.Sprintf("%s %s: %s", r.Result.New.Name, r.Result.New.Version, f.Summary)
+		if f.Evidence != "" {
+			msg += " (" + f.Evidence + ")"
+		}
+		a.WithFieldsMap(map[string]string{"file": cfgRel, "line": strconv.Itoa(line),
+			"title": "mcp-audit: " + r.Server + " " + f.Severity.String()}).Errorf("%s", sandbox.Sanitize(msg))
+	}
+}

@@ -1,0 +1,35 @@
+// Package atomicfile writes files so that readers see the old content or
+// the new, never a torn write: reports and manifests are read by CI steps
+// and reviewers while a run may be interrupted.
+package atomicfile
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Write replaces name with data (mode 0644), creating its directory.
+func Write(name string, data []byte) error {
+	dir := filepath.Dir(name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	tmp, err := os.CreateTemp(dir, ".mcp-audit-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), name)
+}

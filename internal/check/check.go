@@ -1,0 +1,171 @@
+// Package check is the rug-pull check: it decides which releases of the
+// configured servers to audit, audits them and compares each with its
+// reviewed baseline. The CLI's check, baseline and discover commands and
+// the GitHub Action are thin wiring over it.
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/batch"
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+var (
+	// ErrUsage marks a mistake in what the caller asked for (an unknown
+	// server, a bad severity, an unreadable manifest): the message says what
+	// to fix.
+	ErrUsage = errors.New("usage error")
+	// ErrFindings means the check worked and a server fails its policy.
+	ErrFindings = errors.New("findings at or above the failure threshold")
+)
+
+// Options is what a check does. The CLI's flags and the GitHub Action's
+// inputs fill the same struct, so both run one code path.
+type Options struct {
+	Config string
+	// ConfigName is how the configuration is named in printed commands
+	// (the repository-relative path in the Action); default Config.
+	ConfigName  string
+	Servers     []string // empty: all
+	NewReleases bool     // audit every version newer than the baseline
+	Force       bool     // audit even when the candidate is the baseline
+	FailOn      string   // overrides the configuration
+	Runs        int
+	Manifests   string // write candidate manifests here
+	// Base carries the caller's audit settings (image, CA files, and a
+	// network mode overriding the configuration's); see batch.ServerOptions.
+	Base audit.Options
+}
+
+// Validate reports option errors that need no engine, so they surface as
+// usage errors before Docker is reached.
+func (o Options) Validate() error {
+	if o.FailOn != "" {
+		if _, err := policy.ParseSeverity(o.FailOn); err != nil {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+	}
+	return nil
+}
+
+// Registry is the part of the npm registry client the check needs.
+type Registry interface {
+	Fetch(ctx context.Context, name string) (*target.Packument, error)
+}
+
+type checker struct {
+	cfg  *config.Config
+	opts Options
+	deps audit.Deps
+	reg  Registry
+	log  *slog.Logger
+}
+
+func newChecker(cfg *config.Config, deps audit.Deps, o Options) *checker {
+	c := &checker{cfg: cfg, opts: o, deps: deps, log: deps.Log}
+	if deps.Fetcher != nil {
+		c.reg = deps.Fetcher.Registry
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// Run audits the selected servers of cfg and compares each with its newest
+// baseline. A server that cannot be audited yields a report carrying the
+// error; see Outcome.
+func Run(ctx context.Context, deps audit.Deps, cfg *config.Config, o Options) ([]report.DiffReport, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	c := newChecker(cfg, deps, o)
+	servers, err := c.selected(o.Servers)
+	if err != nil {
+		return nil, err
+	}
+	var reports []report.DiffReport
+	for _, s := range servers {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		reports = append(reports, c.checkServer(ctx, s)...)
+	}
+	return reports, nil
+}
+
+// Outcome is the result of a check as an error: a runtime error when a
+// server could not be audited (the results are incomplete, so this comes
+// first), ErrFindings when one fails its policy, nil otherwise.
+func Outcome(reports []report.DiffReport) error {
+	var failed, broken int
+	for _, r := range reports {
+		switch {
+		case r.Error != "":
+			broken++
+		case r.Result.Verdict == "fail":
+			failed++
+		}
+	}
+	if broken > 0 {
+		return fmt.Errorf("%w: %d server(s) could not be audited", audit.ErrRuntime, broken)
+	}
+	if failed > 0 {
+		return ErrFindings
+	}
+	return nil
+}
+
+func (c *checker) selected(names []string) ([]*config.Server, error) {
+	if len(names) == 0 {
+		return c.cfg.Servers, nil
+	}
+	var out []*config.Server
+	for _, n := range names {
+		s := c.cfg.Server(n)
+		if s == nil {
+			return nil, fmt.Errorf("%w: no server %q in %s", ErrUsage, n, c.cfg.Path)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (c *checker) policy(s *config.Server) policy.Policy {
+	return batch.ServerPolicy(c.cfg, s, c.opts.FailOn)
+}
+
+func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {
+	return batch.ServerOptions(c.cfg, s, tgt, c.opts.Base)
+}
+
+// accept is the command that records a version as the server's baseline,
+// printed in the report so accepting a change is one copy and paste.
+func (c *checker) accept(s *config.Server, version string) string {
+	cmd := "mcp-audit baseline update"
+	if name := firstNonEmpty(c.opts.ConfigName, c.opts.Config); name != config.DefaultFile {
+		cmd += " --config " + name
+	}
+	cmd += " --server " + s.Name
+	if version != "" {
+		cmd += " --version " + version
+	}
+	return cmd
+}
+
+func firstNonEmpty(v ...string) string {
+	for _, s := range v {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}

@@ -1,0 +1,101 @@
+package check
+
+import (
+	"context"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/baseline"
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+// checkServer checks every candidate version of one server. A candidate
+// that is the baseline itself is compared with itself (nothing changed)
+// instead of audited again, unless Force is set.
+func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.DiffReport {
+	dir := c.cfg.BaselineDir()
+	fail := func(err error) []report.DiffReport {
+		return []report.DiffReport{{Server: s.Name, Error: sandbox.Sanitize(err.Error())}}
+	}
+	eco, name := "npm", s.Spec.Name
+	if s.Spec.Kind != target.KindNPM {
+		eco = "local"
+	}
+	base := ""
+	if name != "" {
+		var err error
+		if base, err = baseline.Newest(dir, eco, name); err != nil {
+			return fail(err)
+		}
+	}
+	cands, err := c.candidates(ctx, s, base)
+	if err != nil {
+		return fail(err)
+	}
+	if len(cands) == 0 {
+		c.log.Info("no new releases", "server", s.Name, "baseline", base)
+		return nil
+	}
+	var out []report.DiffReport
+	for _, cand := range cands {
+		if cand.version != "" && cand.version == base && !c.opts.Force {
+			man, err := baseline.Load(dir, eco, name, base)
+			if err != nil {
+				return fail(err)
+			}
+			r := diff.Compare(man, man, c.policy(s))
+			out = append(out, report.DiffReport{Server: s.Name, Baseline: true, Result: r})
+			continue
+		}
+		out = append(out, c.auditAndCompare(ctx, s, cand, dir))
+	}
+	return out
+}
+
+func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand candidate, dir string) report.DiffReport {
+	res, err := audit.RunStable(ctx, c.deps, c.auditOptions(s, cand.spec), c.opts.Runs)
+	if err != nil {
+		return report.DiffReport{Server: s.Name, Error: sandbox.Sanitize(err.Error())}
+	}
+	man := res.Manifest
+	if c.opts.Manifests != "" {
+		if p, err := baseline.Write(c.opts.Manifests, man); err != nil {
+			c.log.Warn("writing manifest", "err", err)
+		} else {
+			c.log.Info("manifest written", "path", p)
+		}
+	}
+	pol := c.policy(s)
+	base, err := baseline.Newest(dir, man.Target.Ecosystem, man.Target.Name)
+	if err != nil {
+		return report.DiffReport{Server: s.Name, Error: err.Error()}
+	}
+	acceptCmd := c.accept(s, man.Target.Version)
+	if base == "" {
+		return report.DiffReport{Server: s.Name, Result: absolute(man, pol), Accept: acceptCmd}
+	}
+	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
+	if err != nil {
+		return report.DiffReport{Server: s.Name, Error: err.Error()}
+	}
+	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd}
+}
+
+// absolute judges a version with no baseline by its own findings.
+func absolute(man *m.Manifest, pol policy.Policy) *diff.Result {
+	empty := &m.Manifest{Target: m.Target{Ecosystem: man.Target.Ecosystem, Name: man.Target.Name}, Outcome: man.Outcome}
+	r := diff.Compare(empty, man, pol)
+	r.Changes = []diff.Change{}
+	r.Findings = policy.Evaluate(man, pol)
+	r.Verdict = "pass"
+	if policy.Failed(r.Findings, pol.FailOn) {
+		r.Verdict = "fail"
+	}
+	r.Counts = policy.Counts(r.Findings)
+	return r
+}

@@ -1,0 +1,82 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/baseline"
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+// UpdateOptions is what `baseline update` records.
+type UpdateOptions struct {
+	Servers []string // empty: all
+	// Version is the version to record; it needs exactly one server.
+	// Empty: the candidate a check would audit (pinned, or newest in range).
+	Version string
+	Runs    int
+	// Base carries the caller's audit settings; see Options.Base.
+	Base audit.Options
+}
+
+// UpdateBaselines audits the selected servers and records each manifest as
+// the server's baseline, returning the files written.
+func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o UpdateOptions) ([]string, error) {
+	c := newChecker(cfg, deps, Options{Runs: o.Runs, Base: o.Base})
+	selected, err := c.selected(o.Servers)
+	if err != nil {
+		return nil, err
+	}
+	if o.Version != "" && len(selected) != 1 {
+		return nil, fmt.Errorf("%w: --version needs exactly one --server", ErrUsage)
+	}
+	var written []string
+	for _, s := range selected {
+		tgt := ""
+		if o.Version != "" && s.Spec.Kind == target.KindNPM {
+			tgt = npmCandidate(s, o.Version).spec
+		} else {
+			cands, err := c.candidates(ctx, s, "")
+			if err != nil {
+				return written, fmt.Errorf("%w: %s: %v", audit.ErrRuntime, s.Name, err)
+			}
+			tgt = cands[0].spec
+		}
+		res, err := audit.RunStable(ctx, c.deps, c.auditOptions(s, tgt), o.Runs)
+		if err != nil {
+			return written, err
+		}
+		p, err := baseline.Write(cfg.BaselineDir(), res.Manifest)
+		if err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
+
+// RecordManifests records already audited manifest files as baselines
+// without auditing, returning the files written.
+func RecordManifests(cfg *config.Config, files []string) ([]string, error) {
+	var written []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return written, fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		man, err := m.Decode(data)
+		if err != nil {
+			return written, fmt.Errorf("%w: %s: %v", ErrUsage, f, err)
+		}
+		p, err := baseline.Write(cfg.BaselineDir(), man)
+		if err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}

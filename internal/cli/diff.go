@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+)
+
+func runDiff(ctx context.Context, env *Env, args []string) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	format := fs.String("format", report.FormatText, "text, json or markdown")
+	failOn := fs.String("fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above this severity")
+	cfgPath := fs.String("config", "", "take allow-lists from this configuration…")
+	server := fs.String("server", "", "…for this server")
+	out := fs.String("o", "", "write the report here (default: stdout)")
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, "Usage: mcp-audit diff [flags] OLD.json NEW.json\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	pos, _, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		fs.Usage()
+		return fmt.Errorf("%w: diff takes two manifests, OLD and NEW", ErrUsage)
+	}
+	sev, err := policy.ParseSeverity(*failOn)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	pol := policy.Policy{FailOn: sev}
+	if *cfgPath != "" {
+		cfg, err := loadConfig(*cfgPath)
+		if err != nil {
+			return err
+		}
+		s := cfg.Server(*server)
+		if s == nil {
+			return fmt.Errorf("%w: --config needs --server naming one of its servers", ErrUsage)
+		}
+		pol.Allow = s.Allow
+	}
+	var mans [2]*m.Manifest
+	for i, f := range pos {
+		if mans[i], err = readManifest(f); err != nil {
+			return err
+		}
+	}
+	r := diff.Compare(mans[0], mans[1], pol)
+	return finishReports(env, *format, *out, []report.DiffReport{{Server: *server, Baseline: true, Result: r}})
+}
+
+// readManifest reads a manifest named on the command line; a missing or
+// invalid file is a usage error.
+func readManifest(f string) (*m.Manifest, error) {
+	data, err := os.ReadFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	man, err := m.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, f, err)
+	}
+	return man, nil
+}

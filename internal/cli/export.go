@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/mcp-audit/mcp-audit/internal/export"
+)
+
+func runExport(ctx context.Context, env *Env, args []string) error {
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	format := fs.String("format", "toolhive", "toolhive (permission profile JSON) or docker (catalog allowHosts YAML)")
+	pos, _, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return fmt.Errorf("%w: usage: mcp-audit export [--format toolhive|docker] MANIFEST", ErrUsage)
+	}
+	man, err := readManifest(pos[0])
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "toolhive":
+		b, err := export.ToolHive(man)
+		if err != nil {
+			return err
+		}
+		env.Stdout.Write(b)
+	case "docker":
+		env.Stdout.Write(export.DockerAllowHosts(man))
+	default:
+		return fmt.Errorf("%w: unknown format %q", ErrUsage, *format)
+	}
+	return nil
+}

@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
+)
+
+// commonFlags are shared by every command that runs audits.
+type commonFlags struct {
+	registry   string
+	caFiles    stringList
+	cacheDir   string
+	prerelease bool
+	image      string
+	flavor     string
+	verbose    bool
+}
+
+func (c *commonFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.registry, "registry", "", "npm registry URL (default: NPM_CONFIG_REGISTRY, .npmrc, then npm's public registry)")
+	fs.Var(&c.caFiles, "ca-file", "extra CA bundle to trust for the registry (repeatable; NODE_EXTRA_CA_CERTS and SSL_CERT_FILE are honored too)")
+	fs.StringVar(&c.cacheDir, "cache-dir", "", "where installs are cached (default: "+target.DefaultCacheDir()+")")
+	fs.BoolVar(&c.prerelease, "prerelease", false, "let version ranges match prereleases")
+	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
+	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
+	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
+}
+
+func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
+	cfg := target.LoadNPMConfig(env.Getenv)
+	if c.registry != "" {
+		cfg.Registry = strings.TrimSuffix(c.registry, "/") + "/"
+	}
+	cfg.CAFiles = append(cfg.CAFiles, c.caFiles...)
+	reg, err := target.NewRegistry(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	cache := c.cacheDir
+	if cache == "" {
+		cache = target.DefaultCacheDir()
+	}
+	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease}, nil
+}
+
+// deps builds what every auditing command needs: the logger, the
+// fetcher, and a connection to Docker, which the caller closes.
+func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), error) {
+	log := newLogger(env, c.verbose)
+	fetcher, err := c.fetcher(env)
+	if err != nil {
+		return audit.Deps{}, nil, err
+	}
+	fetcher.Log = log
+	eng, err := sandbox.Connect(ctx)
+	if err != nil {
+		return audit.Deps{}, nil, err
+	}
+	fetcher.Installer = &sandbox.PackageInstaller{Engine: eng, Image: c.image}
+	return audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, func() { eng.Close() }, nil
+}
+
+// base is the audit settings the command line gives every audit of a
+// configured server; network overrides the configuration's mode when set.
+func (c *commonFlags) base(env *Env, network string) audit.Options {
+	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles)}
+}
+
+// trustFiles are the CA bundles a server in open mode trusts besides the
+// image's: what the host trusts for the registry.
+func trustFiles(env *Env, extra []string) []string {
+	var out []string
+	for _, k := range []string{"NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE"} {
+		if v := env.Getenv(k); v != "" {
+			out = append(out, v)
+		}
+	}
+	return append(out, extra...)
+}
+
+func newLogger(env *Env, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if env.StderrIsTerminal {
+		level = slog.LevelInfo
+	}
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// loadConfig loads a configuration; its errors (with file and line) are
+// usage errors.
+func loadConfig(path string) (*config.Config, error) {
+	cfg, err := config.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	return cfg, nil
+}
+
+// parseFlags parses a command that takes flags only.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return usageError(err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+	}
+	return nil
+}
+
+// usageError wraps a flag parsing error as a usage error; -h stays
+// flag.ErrHelp, which exits 0.
+func usageError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrUsage, err)
+}
+
+// parseInterleaved parses flags that may come before or after positional
+// arguments; everything after "--" is returned separately, untouched.
+func parseInterleaved(fs *flag.FlagSet, args []string) (positional, passthrough []string, err error) {
+	for i, a := range args {
+		if a == "--" {
+			passthrough = args[i+1:]
+			args = args[:i]
+			break
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, usageError(err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, passthrough, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

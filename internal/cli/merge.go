@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/mcp-audit/mcp-audit/internal/batch"
+)
+
+func runMerge(ctx context.Context, env *Env, args []string) error {
+	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	out := fs.String("out", "results", "merged results directory")
+	pos, _, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR...", ErrUsage)
+	}
+	for _, d := range pos {
+		if _, err := os.Stat(d); err != nil {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+	}
+	if err := batch.Merge(*out, pos); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stderr, "merged %d result directories into %s\n", len(pos), *out)
+	return nil
+}

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/atomicfile"
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/check"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+)
+
+// writeManifest writes canonical JSON to a file (atomically) or stdout.
+func writeManifest(env *Env, out string, man *m.Manifest) error {
+	data, err := m.Encode(man)
+	if err != nil {
+		return err
+	}
+	if out == "" || out == "-" {
+		_, err := env.Stdout.Write(data)
+		return err
+	}
+	return atomicfile.Write(out, data)
+}
+
+// evidencePath is where full network exchanges go: --evidence, or next to
+// the manifest file. With the manifest on stdout and no --evidence there is
+// none.
+func evidencePath(out, explicit string) string {
+	if explicit != "" || out == "" || out == "-" {
+		return explicit
+	}
+	return strings.TrimSuffix(out, filepath.Ext(out)) + ".evidence.jsonl"
+}
+
+// writeEvidence writes the network exchanges as JSON lines.
+func writeEvidence(path string, res *audit.Result) error {
+	if path == "" || len(res.Evidence) == 0 {
+		return nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, e := range res.Evidence {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return atomicfile.Write(path, buf.Bytes())
+}
+
+// finishReports writes reports and maps them to the command's outcome
+// (check.Outcome).
+func finishReports(env *Env, format, out string, reports []report.DiffReport) error {
+	var buf bytes.Buffer
+	if err := report.WriteDiffs(&buf, format, reports); err != nil {
+		return fmt.Errorf("%w: %v", ErrUsage, err)
+	}
+	if out == "" || out == "-" {
+		env.Stdout.Write(buf.Bytes())
+	} else if err := atomicfile.Write(out, buf.Bytes()); err != nil {
+		return err
+	}
+	return check.Outcome(reports)
+}
+
+// rel shortens a path below the working directory for printing.
+func rel(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	return p
+}
