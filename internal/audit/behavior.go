@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strconv"
@@ -16,7 +17,7 @@ import (
 
 // classifySegment parses one segment's traces and sink log and classifies
 // them in its windows.
-func classifySegment(s *segment, first bool, p *Prepared, ses *session, man *m.Manifest) ([]m.Phase, []classify.Evidence, m.TraceStats, error) {
+func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, ses *session, man *m.Manifest) ([]m.Phase, []classify.Evidence, m.TraceStats, error) {
 	art := s.art
 	for _, st := range art.Status {
 		if st == "seed-failed" || strings.HasPrefix(st, "resolv.conf") || st == "install-timeout" {
@@ -27,7 +28,7 @@ func classifySegment(s *segment, first bool, p *Prepared, ses *session, man *m.M
 	var events []trace.Event
 	var st m.TraceStats
 	if first && art.InstallTraceFile != "" {
-		it, err := parseTrace(art.InstallTraceFile, p.maxTrace)
+		it, err := parseTrace(ctx, art.InstallTraceFile, p.maxTrace)
 		if err != nil {
 			return nil, nil, st, err
 		}
@@ -38,7 +39,7 @@ func classifySegment(s *segment, first bool, p *Prepared, ses *session, man *m.M
 			windows[1].Start = end
 		}
 	}
-	tr, err := parseTrace(art.TraceFile, p.maxTrace)
+	tr, err := parseTrace(ctx, art.TraceFile, p.maxTrace)
 	if err != nil {
 		return nil, nil, st, err
 	}
@@ -54,17 +55,20 @@ func classifySegment(s *segment, first bool, p *Prepared, ses *session, man *m.M
 	for _, r := range s.client.ServerRequests() {
 		reqs = append(reqs, classify.ServerRequest{Method: r.Method, Answer: r.Answer, Time: r.Time})
 	}
-	out := classify.Classify(classify.Input{
+	out, err := classify.ClassifyContext(ctx, classify.Input{
 		Layout: p.Layout, Events: events, Windows: windows, Canaries: p.Canaries,
 		Resolvers: []string{resolver}, Witness: witness(p.Layout, art.Witness),
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, Plumbing: plumbing,
 	})
+	if err != nil {
+		return nil, nil, st, err
+	}
 	for i := range out.Phases {
 		ph := &out.Phases[i]
 		ph.Canaries = append(ph.Canaries, s.mcpHits[ph.Name]...)
 		if st.Truncated && ph.Name == windows[len(windows)-1].Name {
 			ph.Alerts = append(ph.Alerts, m.Alert{Kind: m.AlertTraceIncomplete,
-				Detail: "the trace exceeded its size limit; later behavior is missing"})
+				Detail: "the trace exceeded its size or analysis limit; later behavior is missing"})
 		}
 	}
 	return out.Phases, out.Evidence, st, nil
@@ -88,13 +92,13 @@ func readSink(art *sandbox.Artifacts, man *m.Manifest) []sink.Event {
 }
 
 // parseTrace reads the collected trace.
-func parseTrace(file string, max int64) (*trace.Trace, error) {
+func parseTrace(ctx context.Context, file string, max int64) (*trace.Trace, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return trace.Parse(f, trace.Limits{MaxBytes: max})
+	return trace.ParseContext(ctx, f, trace.Limits{MaxBytes: max})
 }
 
 func addStats(st m.TraceStats, t trace.Stats, events int) m.TraceStats {

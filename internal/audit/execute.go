@@ -47,7 +47,7 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 	}
 	ex.log.Debug("collected", "ms", time.Since(ex.started).Milliseconds())
 	p.Manifest.Outcome = decideOutcome(ex.ending(ctx, deadlineHit, exited))
-	return ex.classify()
+	return ex.classify(ctx)
 }
 
 // execution is the state of one run in the sandbox, carried from step to
@@ -177,12 +177,15 @@ func (ex *execution) ending(ctx context.Context, deadlineHit, exited bool) endin
 
 // classify turns every segment's evidence into phases and completes the
 // manifest.
-func (ex *execution) classify() (*Result, error) {
+func (ex *execution) classify(ctx context.Context) (*Result, error) {
 	man := ex.p.Manifest
 	var evidence []classify.Evidence
 	var stats m.TraceStats
 	for i, s := range ex.segments {
-		phases, ev, st, err := classifySegment(s, i == 0, ex.p, &ex.ses, man)
+		phases, ev, st, err := classifySegment(ctx, s, i == 0, ex.p, &ex.ses, man)
+		if ctx.Err() != nil {
+			return ex.failed(s, "interrupted during analysis"), ctx.Err()
+		}
 		if err != nil {
 			return ex.failed(s, "reading the trace failed"), fmt.Errorf("%w: %v", ErrRuntime, err)
 		}

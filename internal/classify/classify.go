@@ -12,6 +12,7 @@
 package classify
 
 import (
+	"context"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
@@ -72,9 +73,11 @@ type Output struct {
 // manifest arbitrarily large. What is dropped is counted in an alert.
 const (
 	maxFilesPerPhase = 2000
-	maxProcsPerPhase = 500
-	maxArgs          = 64
-	maxArgLen        = 256
+	// maxNoteworthyPerPhase bounds entries that may carry a finding.
+	maxNoteworthyPerPhase = 20000
+	maxProcsPerPhase      = 500
+	maxArgs               = 64
+	maxArgLen             = 256
 )
 
 type phaseAcc struct {
@@ -103,12 +106,22 @@ type classifier struct {
 
 // Classify builds the behavior phases for a run.
 func Classify(in Input) Output {
+	out, _ := ClassifyContext(context.Background(), in)
+	return out
+}
+
+// ClassifyContext is Classify that stops when ctx ends: a hostile trace
+// must not keep an interrupted audit busy.
+func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 	c := newClassifier(in)
 	for _, ev := range in.Events {
 		c.pids[ev.PID] = true
 	}
 	c.namesFromSink()
-	for _, ev := range in.Events {
+	for i, ev := range in.Events {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return Output{}, ctx.Err()
+		}
 		c.event(trace.Interpret(ev))
 	}
 	c.mergeSink()
@@ -123,7 +136,7 @@ func Classify(in Input) Output {
 	}
 	tmp := m.Manifest{Phases: out}
 	m.Canonicalize(&tmp)
-	return Output{Phases: tmp.Phases, Evidence: c.evidence}
+	return Output{Phases: tmp.Phases, Evidence: c.evidence}, nil
 }
 
 func newClassifier(in Input) *classifier {

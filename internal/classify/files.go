@@ -120,20 +120,35 @@ func (c *classifier) realPath(r trace.Record) string {
 // resolve follows known symlinks, renames and hard links (up to 8 hops) so
 // that a read of /tmp/x -> ~/.aws/credentials is recognized.
 func (c *classifier) resolve(p string) string {
+	if len(c.aliases) == 0 {
+		return p
+	}
+	p = path.Clean(p)
 	for range 8 {
-		changed := false
-		for q := p; q != "/" && q != "." && q != ""; q = path.Dir(q) {
-			if t, ok := c.aliases[q]; ok {
-				p = path.Join(t, strings.TrimPrefix(p, q))
-				changed = true
-				break
-			}
-		}
-		if !changed {
+		q, ok := c.aliasedAncestor(p)
+		if !ok {
 			break
 		}
+		p = path.Join(c.aliases[q], p[len(q):])
 	}
 	return p
+}
+
+// aliasedAncestor finds the longest ancestor of the clean path p (p
+// included) that is an alias. It walks back over the separators once:
+// linear in the path's length, which the program under audit chooses.
+func (c *classifier) aliasedAncestor(p string) (string, bool) {
+	for q := p; q != "/" && q != "." && q != ""; {
+		if _, ok := c.aliases[q]; ok {
+			return q, true
+		}
+		i := strings.LastIndexByte(q, '/')
+		if i <= 0 {
+			break
+		}
+		q = q[:i]
+	}
+	return "", false
 }
 
 // fileCategory puts the real file of an access in a category.
@@ -159,9 +174,24 @@ func (p *phaseAcc) addFile(fa m.FileAccess) {
 		p.summary[k][fa.Path] = true
 		return
 	}
-	if len(p.files) >= maxFilesPerPhase && !p.files[fa] {
-		p.dropped++
+	if len(p.files) >= maxFilesPerPhase && !p.files[fa] && (!mayMatter(fa) || len(p.files) >= maxNoteworthyPerPhase) {
+		p.dropped++ // an alert, and so a high finding: a flood cannot hide what follows it
 		return
 	}
 	p.files[fa] = true
+}
+
+// mayMatter reports whether an access can carry a finding: those are kept
+// past the ordinary cap (up to maxNoteworthyPerPhase), so failed probes of
+// random names cannot push a persistence write out of the manifest.
+func mayMatter(fa m.FileAccess) bool {
+	switch fa.Category {
+	case m.CatCanary, m.CatShellRC, m.CatAIConfig, m.CatSensitive, m.CatAntiAnalysis:
+		return true
+	}
+	switch fa.Access {
+	case m.AccessRead, m.AccessStat, m.AccessChdir:
+		return fa.Result == m.ResultOK && (fa.Category == m.CatSystem || fa.Category == m.CatHome)
+	}
+	return true // writes, deletes, renames, links, execs
 }

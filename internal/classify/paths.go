@@ -56,20 +56,46 @@ func (l Layout) Normalize(p string) string {
 	case l.Home != "" && within(p, l.Home):
 		p = "~" + strings.TrimPrefix(p, l.Home)
 	}
-	p = reContainerID.ReplaceAllString(p, "<container>")
+	if hexRun(p) >= 64 {
+		p = reContainerID.ReplaceAllString(p, "<container>")
+	}
 	if reProcPID.MatchString(p) && !strings.HasPrefix(p, "/proc/1/") && p != "/proc/1" {
 		p = reProcPID.ReplaceAllString(p, "/proc/<pid>$1")
 	}
-	p = reTaskTID.ReplaceAllString(p, "/task/<tid>$1")
+	if strings.Contains(p, "/task/") {
+		p = reTaskTID.ReplaceAllString(p, "/task/<tid>$1")
+	}
 	if isTemp(p) {
 		return normalizeTemp(p)
 	}
 	// Atomic writes and caches use random names anywhere
 	// (<pkg>/dist/memory.jsonl.3d5f…1db6.tmp): star long hex runs, UUIDs
 	// and timestamps, keep the rest.
+	// The regexes run only where they can match: the program under audit
+	// chooses the path, and a 4 KiB path of short words would otherwise
+	// cost every pattern a full NFA pass.
+	if hexRun(p) < 8 {
+		return p
+	}
 	p = reUUID.ReplaceAllString(p, "*")
 	p = reLongHex.ReplaceAllString(p, "*")
 	return reLongDigits.ReplaceAllString(p, "*")
+}
+
+// hexRun is the length of the longest run of hex digits in p (every
+// pattern of random names needs a run of at least 8).
+func hexRun(p string) int {
+	best, run := 0, 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
 }
 
 func within(p, root string) bool {
@@ -83,6 +109,9 @@ func isTemp(p string) bool {
 func normalizeTemp(p string) string {
 	parts := strings.Split(p, "/")
 	for i := 2; i < len(parts); i++ {
+		if !strings.ContainsAny(parts[i], "0123456789") {
+			continue // every pattern below needs a digit (a UUID too, in practice)
+		}
 		s := reUUID.ReplaceAllString(parts[i], "*")
 		s = reRandomRun.ReplaceAllStringFunc(s, func(run string) string {
 			if strings.ContainsAny(run, "0123456789") && strings.IndexFunc(run, isLetter) >= 0 {

@@ -2,15 +2,14 @@ package policy
 
 import m "github.com/mcp-audit/mcp-audit/internal/manifest"
 
-// alertFindings report anti-analysis and escape attempts. A trace that is
-// incomplete is reported lower: it hides behavior rather than showing any.
+// alertFindings report anti-analysis and escape attempts. An incomplete
+// trace (cut at its size limit, or a per-phase list that overflowed) is
+// high too: pushing the trace or a list past its limit is the cheapest
+// way to hide what comes after, so it can never end in a pass.
 func alertFindings(pe *phaseEval) []Finding {
 	var out []Finding
 	for _, a := range pe.phase.Alerts {
 		sev := High
-		if a.Kind == m.AlertTraceIncomplete {
-			sev = Medium
-		}
 		kind := KindEscape
 		if a.Kind == m.AlertTraceIncomplete {
 			kind = KindTrace

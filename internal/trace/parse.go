@@ -13,6 +13,7 @@ package trace
 import (
 	"bufio"
 	"cmp"
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -24,8 +25,15 @@ import (
 // Limits bound the work done on one trace.
 type Limits struct {
 	MaxBytes  int64 // stop reading after this many bytes (0: 512 MiB)
-	MaxLine   int   // lines longer than this are cut (0: 1 MiB)
+	MaxLine   int   // lines longer than this are cut (0: 64 KiB)
 	MaxEvents int   // stop after this many events (0: 2,000,000)
+	// MaxArg cuts each kept argument (0: 4 KiB, PATH_MAX): the work per
+	// event and the memory per event stay bounded whatever the program
+	// prints, before any classification regex sees it.
+	MaxArg int
+	// MaxRetained bounds the bytes of arguments kept over the whole trace
+	// (0: 128 MiB); reaching it ends the parse as a cut trace.
+	MaxRetained int64
 }
 
 func (l Limits) withDefaults() Limits {
@@ -33,7 +41,13 @@ func (l Limits) withDefaults() Limits {
 		l.MaxBytes = 512 << 20
 	}
 	if l.MaxLine <= 0 {
-		l.MaxLine = 1 << 20
+		l.MaxLine = 64 << 10
+	}
+	if l.MaxArg <= 0 {
+		l.MaxArg = 4 << 10
+	}
+	if l.MaxRetained <= 0 {
+		l.MaxRetained = 128 << 20
 	}
 	if l.MaxEvents <= 0 {
 		l.MaxEvents = 2_000_000
@@ -75,13 +89,17 @@ type Stats struct {
 	Bytes     int64
 	Lines     int
 	Malformed int
-	Truncated bool // MaxBytes or MaxEvents was reached
+	Truncated bool // MaxBytes, MaxEvents or MaxRetained was reached
 }
 
 // Trace is a parsed trace.
 type Trace struct {
 	Events []Event
 	Stats  Stats
+
+	lim      Limits
+	retained int64
+	names    map[string]string
 }
 
 type pending struct {
@@ -95,16 +113,25 @@ type pending struct {
 // Parse reads a whole trace. It returns an error only when reading fails;
 // malformed lines are counted in Stats.Malformed.
 func Parse(r io.Reader, lim Limits) (*Trace, error) {
+	return ParseContext(context.Background(), r, lim)
+}
+
+// ParseContext is Parse that stops when ctx ends (Ctrl-C during analysis
+// of a huge trace), returning ctx's error.
+func ParseContext(ctx context.Context, r io.Reader, lim Limits) (*Trace, error) {
 	lim = lim.withDefaults()
 	cr := &countingReader{r: io.LimitReader(r, lim.MaxBytes+1)}
 	br := bufio.NewReaderSize(cr, 64<<10)
-	t := &Trace{}
+	t := &Trace{lim: lim}
 	open := map[int]*pending{}
 	for {
 		line, cut, err := readLine(br, lim.MaxLine)
 		if len(line) > 0 || (err == nil) {
 			t.Stats.Lines++
-			if len(t.Events) >= lim.MaxEvents {
+			if t.Stats.Lines%4096 == 0 && ctx.Err() != nil {
+				return t, ctx.Err()
+			}
+			if len(t.Events) >= lim.MaxEvents || t.retained >= lim.MaxRetained {
 				t.Stats.Truncated = true
 				break
 			}
@@ -124,8 +151,9 @@ func Parse(r io.Reader, lim Limits) (*Trace, error) {
 	// Calls still unfinished at the end: keep them, they may be the most
 	// interesting ones (a connect that blocked, an execve that was killed).
 	for pid, p := range open {
-		ev := Event{Seq: p.seq, PID: pid, Time: p.time, Name: p.name, Incomplete: true, Cut: p.cut}
+		ev := Event{Seq: p.seq, PID: pid, Time: p.time, Name: t.intern(p.name), Incomplete: true, Cut: p.cut}
 		ev.Args, _ = splitArgs(p.args)
+		ev.Args = t.keep(ev.Args)
 		t.Events = append(t.Events, ev)
 	}
 	sortEvents(t.Events)
@@ -197,8 +225,9 @@ func (t *Trace) parseLine(line string, cut bool, open map[int]*pending) {
 		body := rest[paren+1:]
 		if s, ok := strings.CutSuffix(body, " <unfinished ...>"); ok {
 			if old := open[pid]; old != nil {
-				ev := Event{Seq: old.seq, PID: pid, Time: old.time, Name: old.name, Incomplete: true, Cut: old.cut}
+				ev := Event{Seq: old.seq, PID: pid, Time: old.time, Name: t.intern(old.name), Incomplete: true, Cut: old.cut}
 				ev.Args, _ = splitArgs(old.args)
+				ev.Args = t.keep(ev.Args)
 				t.Events = append(t.Events, ev)
 			}
 			open[pid] = &pending{seq: seq, time: ts, name: name, args: s, cut: cut}
@@ -210,15 +239,51 @@ func (t *Trace) parseLine(line string, cut bool, open map[int]*pending) {
 
 func (t *Trace) addCall(seq, pid int, ts time.Time, name, body string, cut bool) {
 	args, rest := splitArgs(body)
-	ev := Event{Seq: seq, PID: pid, Time: ts, Name: name, Args: args, Cut: cut}
+	args = t.keep(args)
+	ev := Event{Seq: seq, PID: pid, Time: ts, Name: t.intern(name), Args: args, Cut: cut}
 	rest = strings.TrimLeft(rest, " ")
 	if r, ok := strings.CutPrefix(rest, "= "); ok {
-		ev.Ret = strings.TrimSpace(r)
+		ev.Ret = strings.Clone(strings.TrimSpace(r[:min(len(r), t.lim.MaxArg)]))
 		parseRet(&ev)
 	} else if !cut {
 		t.Stats.Malformed++
 	}
 	t.Events = append(t.Events, ev)
+}
+
+// intern shares one copy of each syscall name (a substring would keep its
+// whole line alive).
+func (t *Trace) intern(name string) string {
+	if t.names == nil {
+		t.names = map[string]string{}
+	}
+	if s, ok := t.names[name]; ok {
+		return s
+	}
+	if len(t.names) < 1024 {
+		name = strings.Clone(name)
+		t.names[name] = name
+		return name
+	}
+	return strings.Clone(name)
+}
+
+// keep copies args out of the line, each cut to MaxArg, so the line can be
+// freed and one event costs bounded memory; it counts what is retained.
+func (t *Trace) keep(args []string) []string {
+	lim := t.lim.MaxArg
+	if lim <= 0 {
+		lim = 4 << 10
+	}
+	for i, a := range args {
+		if len(a) > lim {
+			a = a[:lim]
+		}
+		args[i] = strings.Clone(a)
+		t.retained += int64(len(a)) + 16
+	}
+	t.retained += 128 // the event itself
+	return args
 }
 
 // parseRet fills RetVal, RetKnown and Errno from Ret.
