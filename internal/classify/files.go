@@ -49,6 +49,31 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 		c.fileCanary(p, canaryName, fa)
 	}
 	p.addFile(fa)
+	if r.Op == "rename" {
+		c.renameDest(p, r, res)
+	}
+}
+
+// renameDest records the destination of a rename as a create of that path,
+// judged by where it lands: a file written in the workspace and renamed
+// onto ~/.bashrc or an AI client's settings changes those files as surely
+// as a write (links and symlinks are already recorded by their new name).
+func (c *classifier) renameDest(p *phaseAcc, r trace.Record, res string) {
+	if !strings.HasPrefix(r.Path2, "/") {
+		return
+	}
+	l := c.in.Layout
+	real := path.Join(c.resolve(path.Dir(r.Path2)), path.Base(r.Path2))
+	canaryName := c.canaryAt[real]
+	fa := m.FileAccess{Path: l.Normalize(r.Path2), Access: m.AccessCreate, Target: l.Normalize(r.Path),
+		Category: l.fileCategory(real, canaryName != "", m.AccessCreate), Result: res}
+	if real != r.Path2 {
+		fa.Target = l.Normalize(real)
+	}
+	if canaryName != "" && res == m.ResultOK {
+		c.fileCanary(p, canaryName, fa)
+	}
+	p.addFile(fa)
 }
 
 // fileAccess names how a call used its path and, for calls that make a
