@@ -128,11 +128,14 @@ func (c *classifier) alias(r trace.Record) {
 func (c *classifier) realPath(r trace.Record) string {
 	switch r.Op {
 	case "open":
-		if rp := r.RetPath; rp != "" && strings.HasPrefix(rp, "/") && !strings.HasPrefix(r.Path, "/proc/") &&
-			!strings.HasPrefix(r.Path, "/dev/") && !strings.Contains(rp, "<") {
+		if rp := r.RetPath; rp != "" && strings.HasPrefix(rp, "/") && !strings.Contains(rp, "<") &&
+			(!isMagic(r.Path) || !isMagic(rp)) {
 			// strace resolved the returned fd: the file really opened,
 			// after every symlink, including ones mcp-audit did not see
-			// being made (shipped in a package, made before tracing).
+			// being made (shipped in a package, made before tracing) and
+			// /proc aliases (/proc/self/fd/N/id_rsa). A /proc or /dev name
+			// that stays one (/proc/self/status -> /proc/42/status) keeps
+			// the name the caller used.
 			return path.Clean(r.RetPath)
 		}
 		return c.resolve(r.Path)
@@ -140,6 +143,12 @@ func (c *classifier) realPath(r trace.Record) string {
 		return c.resolve(r.Path)
 	}
 	return path.Join(c.resolve(path.Dir(r.Path)), path.Base(r.Path))
+}
+
+// isMagic reports whether a path lies in /proc or /dev, whose names are
+// judged as the caller wrote them.
+func isMagic(p string) bool {
+	return strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/")
 }
 
 // resolve follows known symlinks, renames and hard links (up to 8 hops) so
