@@ -1,6 +1,9 @@
 package audit_test
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +20,8 @@ import (
 
 // blindCase is one fixture run and what must be found in it.
 type blindCase struct {
-	args []string
+	target string // default: the fixture server
+	args   []string
 	// want is a finding that must be present: kind, minimum severity and a
 	// part of its subject.
 	kind    string
@@ -35,7 +39,11 @@ func runBlind(t *testing.T, cases map[string]blindCase) {
 	t.Helper()
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Args: tc.args, StartupTimeout: 10 * time.Second,
+			target := tc.target
+			if target == "" {
+				target = fixture
+			}
+			man := run(t, audit.Options{Target: target, Args: tc.args, StartupTimeout: 10 * time.Second,
 				Calls: audit.CallsNone, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
 			fs := findings(man)
 			found := false
@@ -126,4 +134,67 @@ func TestBlindSplitKey(t *testing.T) {
 		cases[how] = blindCase{args: []string{"send-key=" + how}, kind: policy.KindCanary, sev: policy.Critical, subject: "file:~/.ssh/id_rsa sent"}
 	}
 	runBlind(t, cases)
+}
+
+// hasAlert demands an alert of a kind.
+func hasAlert(kind string) func(t *testing.T, man *m.Manifest) {
+	return func(t *testing.T, man *m.Manifest) {
+		t.Helper()
+		for _, p := range man.Phases {
+			for _, a := range p.Alerts {
+				if a.Kind == kind {
+					return
+				}
+			}
+		}
+		t.Errorf("no %s alert", kind)
+	}
+}
+
+// fixtureWithListener copies the fixture server and adds the listener
+// helper, built here with gcc -static (the sandbox image has no compiler).
+func fixtureWithListener(t *testing.T) string {
+	t.Helper()
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("gcc not found: the seccomp listener helper cannot be built")
+	}
+	dir := filepath.Join(t.TempDir(), "fixture-server")
+	if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join("..", "..", "testdata", "fixtures", "listener", "listener.c")
+	out, err := exec.Command(gcc, "-static", "-pthread", "-O1", "-o", filepath.Join(dir, "listener"), src).CombinedOutput()
+	if err != nil {
+		t.Skipf("building the listener helper (needs static libc): %v\n%s", err, out)
+	}
+	return dir
+}
+
+// TestBlindSeccompListener: a seccomp listener that would hide the server's
+// opens from strace is refused (EPERM), so the open shows, and an O_NOATIME read of a
+// decoy (which the access-time witness cannot see) is an alert; the read
+// itself is a traced canary read, like the plain read.
+func TestBlindSeccompListener(t *testing.T) {
+	dir := fixtureWithListener(t)
+	both := func(checks ...func(*testing.T, *m.Manifest)) func(*testing.T, *m.Manifest) {
+		return func(t *testing.T, man *m.Manifest) {
+			for _, c := range checks {
+				c(t, man)
+			}
+		}
+	}
+	read := func(target string, args string, checks ...func(*testing.T, *m.Manifest)) blindCase {
+		return blindCase{target: target, args: []string{args}, kind: policy.KindCanary, sev: policy.Critical,
+			subject: "file:~/.ssh/id_rsa file-read", check: both(append(checks, tracedRead("file:~/.ssh/id_rsa"))...)}
+	}
+	runBlind(t, map[string]blindCase{
+		// The refused seccomp() is not in the trace: the profile's errno
+		// outranks the tracer's filter (as for io_uring). What shows is
+		// the read it meant to hide, and its O_NOATIME.
+		"listener-hide":  read(dir, "listener=hide", hasAlert(m.AlertNoAtime)),
+		"listener-plain": read(dir, "listener=plain"),
+		"noatime":        read("", "noatime-read", hasAlert(m.AlertNoAtime)),
+		"plain":          read("", "read-via=plain"),
+	})
 }

@@ -45,6 +45,9 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	if r.Op == "utime" && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
 		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertTimestamps, Detail: "timestamps changed on " + l.Normalize(real)})
 	}
+	if r.NoAtime && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
+		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertNoAtime, Detail: "O_NOATIME open of " + l.Normalize(real) + " (" + res + ")"})
+	}
 	if canaryName != "" && res == m.ResultOK {
 		c.fileCanary(p, canaryName, fa)
 	}

@@ -110,6 +110,8 @@ func (r *Record) setOpenFlags(flags string) {
 			r.Trunc = true
 		case "O_APPEND":
 			r.Write = true
+		case "O_NOATIME":
+			r.NoAtime = true
 		}
 	}
 }
