@@ -93,3 +93,41 @@ func TestRedact(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// TestFinderSplitKey: the decoy key is found as read (the PEM's own line
+// breaks split its canary), re-wrapped at 64 columns, JSON-escaped and
+// escaped twice; whitespace alone is not a canary.
+func TestFinderSplitKey(t *testing.T) {
+	s := Generate(nil)
+	f := NewFinder(s.All())
+	var pem string
+	for _, file := range s.Files {
+		if file.Path == "~/.ssh/id_rsa" {
+			pem = string(file.Content)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(pem), "\n")
+	body := strings.Join(lines[1:len(lines)-1], "")
+	var wrapped strings.Builder
+	for len(body) > 64 {
+		wrapped.WriteString(body[:64] + "\r\n")
+		body = body[64:]
+	}
+	wrapped.WriteString(body)
+	escaped := strings.ReplaceAll(pem, "\n", `\n`)
+	for name, data := range map[string]string{
+		"as read": pem, "wrapped": wrapped.String(), "json": `{"key":"` + escaped + `"}`,
+		"json twice": strings.ReplaceAll(escaped, `\n`, `\\n`), "spaced": strings.ReplaceAll(pem, "\n", " \t "),
+	} {
+		found := false
+		for _, h := range f.FindString(data) {
+			found = found || h.Canary == "file:~/.ssh/id_rsa" && h.Encoding == "base64"
+		}
+		if !found {
+			t.Errorf("%s: key not found", name)
+		}
+	}
+	if hits := f.FindString(" \n\\n\t\\\\r x"); len(hits) != 0 {
+		t.Errorf("false positive: %v", hits)
+	}
+}

@@ -97,14 +97,58 @@ func aligned(encode func([]byte) string, v string, bits int) []string {
 }
 
 // Find returns the canaries found in data, one hit per canary and encoding,
-// sorted.
+// sorted. A value split by line breaks (a PEM key re-wrapped at another
+// width) or by escaped ones ("\n" as two characters in JSON) is found too:
+// data is also searched with whitespace and escaped line breaks removed.
 func (f *Finder) Find(data []byte) []Hit {
 	if f == nil || len(data) == 0 {
 		return nil
 	}
-	var lower []byte
-	seen := map[Hit]bool{}
 	var hits []Hit
+	seen := map[Hit]bool{}
+	f.search(data, seen, &hits)
+	if sq := squeeze(data); len(sq) != len(data) {
+		f.search(sq, seen, &hits)
+	}
+	slices.SortFunc(hits, func(a, b Hit) int {
+		if c := strings.Compare(a.Canary, b.Canary); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Encoding, b.Encoding)
+	})
+	return hits
+}
+
+// squeeze drops ASCII whitespace and escaped line breaks and tabs (a
+// backslash run followed by n, r or t) from data. Canary values and their
+// encodings contain neither.
+func squeeze(data []byte) []byte {
+	out := make([]byte, 0, len(data))
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			continue
+		case '\\':
+			j := i
+			for j < len(data) && data[j] == '\\' {
+				j++
+			}
+			if j < len(data) && (data[j] == 'n' || data[j] == 'r' || data[j] == 't') {
+				i = j
+				continue
+			}
+			out = append(out, data[i:j]...)
+			i = j - 1
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// search adds the hits of every needle in data.
+func (f *Finder) search(data []byte, seen map[Hit]bool, hits *[]Hit) {
+	var lower []byte
 	for _, n := range f.needles {
 		hay := data
 		if n.fold {
@@ -117,17 +161,10 @@ func (f *Finder) Find(data []byte) []Hit {
 			h := Hit{Canary: n.canary, Encoding: n.encoding}
 			if !seen[h] {
 				seen[h] = true
-				hits = append(hits, h)
+				*hits = append(*hits, h)
 			}
 		}
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
-		if c := strings.Compare(a.Canary, b.Canary); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Encoding, b.Encoding)
-	})
-	return hits
 }
 
 // FindString is Find for text.

@@ -12,6 +12,7 @@ var alertKinds = map[string]string{
 	"ptrace": m.AlertPtrace, "memfd_create": m.AlertMemfd, "bpf": m.AlertBPF,
 	"unshare": m.AlertNamespace, "setns": m.AlertNamespace,
 	"process_vm_readv": m.AlertProcessVM, "process_vm_writev": m.AlertProcessVM, "mount": m.AlertMount,
+	"seccomp": m.AlertSeccompListener,
 }
 
 // alert records an anti-analysis or escape attempt, whether or not the

@@ -33,9 +33,10 @@ func (c *classifier) absDecoy(p string) string {
 }
 
 // fileHow names the canary hit of a successful access to a decoy file;
-// probes and directory changes are not hits.
+// probes and directory changes are not hits. A create at a decoy's path
+// (the destination of a rename or link) replaces the decoy.
 var fileHow = map[string]string{m.AccessRead: "file-read", m.AccessWrite: "file-write", m.AccessDelete: "file-delete",
-	m.AccessRename: "file-rename"}
+	m.AccessRename: "file-rename", m.AccessCreate: "file-write"}
 
 // fileCanary records a successful access to a decoy file.
 func (c *classifier) fileCanary(p *phaseAcc, name string, fa m.FileAccess) {

@@ -45,6 +45,34 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	if r.Op == "utime" && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
 		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertTimestamps, Detail: "timestamps changed on " + l.Normalize(real)})
 	}
+	if r.NoAtime && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
+		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertNoAtime, Detail: "O_NOATIME open of " + l.Normalize(real) + " (" + res + ")"})
+	}
+	if canaryName != "" && res == m.ResultOK {
+		c.fileCanary(p, canaryName, fa)
+	}
+	p.addFile(fa)
+	if r.Op == "rename" {
+		c.renameDest(p, r, res)
+	}
+}
+
+// renameDest records the destination of a rename as a create of that path,
+// judged by where it lands: a file written in the workspace and renamed
+// onto ~/.bashrc or an AI client's settings changes those files as surely
+// as a write (links and symlinks are already recorded by their new name).
+func (c *classifier) renameDest(p *phaseAcc, r trace.Record, res string) {
+	if !strings.HasPrefix(r.Path2, "/") {
+		return
+	}
+	l := c.in.Layout
+	real := path.Join(c.resolve(path.Dir(r.Path2)), path.Base(r.Path2))
+	canaryName := c.canaryAt[real]
+	fa := m.FileAccess{Path: l.Normalize(r.Path2), Access: m.AccessCreate, Target: l.Normalize(r.Path),
+		Category: l.fileCategory(real, canaryName != "", m.AccessCreate), Result: res}
+	if real != r.Path2 {
+		fa.Target = l.Normalize(real)
+	}
 	if canaryName != "" && res == m.ResultOK {
 		c.fileCanary(p, canaryName, fa)
 	}
@@ -103,11 +131,14 @@ func (c *classifier) alias(r trace.Record) {
 func (c *classifier) realPath(r trace.Record) string {
 	switch r.Op {
 	case "open":
-		if rp := r.RetPath; rp != "" && strings.HasPrefix(rp, "/") && !strings.HasPrefix(r.Path, "/proc/") &&
-			!strings.HasPrefix(r.Path, "/dev/") && !strings.Contains(rp, "<") {
+		if rp := r.RetPath; rp != "" && strings.HasPrefix(rp, "/") && !strings.Contains(rp, "<") &&
+			(!isMagic(r.Path) || !isMagic(rp)) {
 			// strace resolved the returned fd: the file really opened,
 			// after every symlink, including ones mcp-audit did not see
-			// being made (shipped in a package, made before tracing).
+			// being made (shipped in a package, made before tracing) and
+			// /proc aliases (/proc/self/fd/N/id_rsa). A /proc or /dev name
+			// that stays one (/proc/self/status -> /proc/42/status) keeps
+			// the name the caller used.
 			return path.Clean(r.RetPath)
 		}
 		return c.resolve(r.Path)
@@ -115,6 +146,12 @@ func (c *classifier) realPath(r trace.Record) string {
 		return c.resolve(r.Path)
 	}
 	return path.Join(c.resolve(path.Dir(r.Path)), path.Base(r.Path))
+}
+
+// isMagic reports whether a path lies in /proc or /dev, whose names are
+// judged as the caller wrote them.
+func isMagic(p string) bool {
+	return strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/")
 }
 
 // resolve follows known symlinks, renames and hard links (up to 8 hops) so

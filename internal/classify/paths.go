@@ -171,6 +171,12 @@ var antiAnalysis = []string{
 	"/proc/1/mountinfo", "/proc/self/mountinfo", "/proc/<pid>/mountinfo", "/.dockerenv",
 	"/run/.containerenv", "/sys/class/dmi/id", "/proc/sys/kernel/yama/ptrace_scope",
 	"/proc/self/task/<tid>/status", "/proc/<pid>/task/<tid>/status", "/proc/vz", "/proc/xen",
+	"/proc/thread-self/status",
+	// Another process's name and command line: the parent is the tracer
+	// (strace), pid 1 the sandbox's entrypoint.
+	"/proc/<pid>/comm", "/proc/<pid>/cmdline", "/proc/<pid>/stat", "/proc/<pid>/exe",
+	"/proc/<pid>/task/<tid>/comm", "/proc/<pid>/task/<tid>/stat",
+	"/proc/1/comm", "/proc/1/cmdline", "/proc/1/stat", "/proc/1/exe",
 }
 
 // What node and glibc do in a hello-world run: loader, libraries, locale,

@@ -324,6 +324,12 @@ const (
 	AlertMount           = "mount"
 	AlertTraceIncomplete = "trace_incomplete"
 	AlertUntracedNetwork = "untraced_network" // the sink saw traffic the tracer did not
+	// A seccomp filter with a user-notification listener: its notified
+	// calls run without a ptrace stop, hidden from the tracer.
+	AlertSeccompListener = "seccomp_listener"
+	// A decoy or sensitive file opened with O_NOATIME, which keeps the
+	// access-time witness quiet.
+	AlertNoAtime = "noatime_open"
 )
 
 // Alert is an anti-analysis or escape attempt, or a gap in the evidence.

@@ -20,7 +20,8 @@ var (
 )
 
 // SeccompProfile returns the sandbox's seccomp profile as JSON: Docker's
-// default allow-list, plus io_uring answered with ENOSYS. io_uring lets a
+// default allow-list, plus io_uring answered with ENOSYS and seccomp filters
+// with a user-notification listener answered with EPERM. io_uring lets a
 // process read and write files without any syscall the tracer can see
 // (reproduced on this kind of machine: with UV_USE_IO_URING=1 node read a
 // file with no openat in the trace).
@@ -51,7 +52,7 @@ func SeccompProfile() (string, error) {
 				kept = append(kept, s)
 			}
 		}
-		p.Syscalls = append(kept, rule)
+		p.Syscalls = append(dropListener(kept), rule, listenerRule(true), listenerRule(false))
 		b, err := json.Marshal(p)
 		if err != nil {
 			profileErr = fmt.Errorf("encoding seccomp profile: %w", err)
@@ -60,4 +61,54 @@ func SeccompProfile() (string, error) {
 		profileJSON = string(b)
 	})
 	return profileJSON, profileErr
+}
+
+// newListener is SECCOMP_FILTER_FLAG_NEW_LISTENER. A filter installed with
+// it returns SECCOMP_RET_USER_NOTIF, which outranks the tracer's
+// SECCOMP_RET_TRACE: a notified call answered with "continue" runs with no
+// ptrace stop, invisible to strace --seccomp-bpf. Filters without a listener
+// cannot hide a call that succeeds, and strace and browsers install them,
+// so only this flag is refused.
+const newListener = 8
+
+// dropListener removes seccomp from the unconditional allow rules, so that
+// only listenerRule decides it.
+func dropListener(rules []*seccomp.Syscall) []*seccomp.Syscall {
+	var kept []*seccomp.Syscall
+	for _, s := range rules {
+		if len(s.Args) == 0 && s.Action == specs.ActAllow {
+			var names []string
+			for _, n := range s.Names {
+				if n != "seccomp" {
+					names = append(names, n)
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			s.Names = names
+		}
+		kept = append(kept, s)
+	}
+	return kept
+}
+
+// listenerRule allows seccomp() without the listener flag, or answers it
+// with EPERM when the flag is set.
+func listenerRule(refuse bool) *seccomp.Syscall {
+	r := &seccomp.Syscall{
+		LinuxSyscall: specs.LinuxSyscall{
+			Names:  []string{"seccomp"},
+			Action: specs.ActAllow,
+			Args:   []specs.LinuxSeccompArg{{Index: 1, Value: newListener, ValueTwo: 0, Op: specs.OpMaskedEqual}},
+		},
+		Comment: "mcp-audit: seccomp filters without a listener",
+	}
+	if refuse {
+		eperm := uint(1)
+		r.Action, r.ErrnoRet = specs.ActErrno, &eperm
+		r.Args[0].ValueTwo = newListener
+		r.Comment = "mcp-audit: a seccomp listener hides calls from the tracer"
+	}
+	return r
 }

@@ -35,7 +35,7 @@ var TraceSet = []string{
 	"clone", "clone3", "fork", "vfork", "execve", "execveat", "exit_group", "kill", "tgkill",
 	"socket", "connect", "bind", "listen", "accept", "accept4", "sendto", "sendmsg", "sendmmsg",
 	"io_uring_setup", "io_uring_enter", "io_uring_register", "ptrace", "memfd_create", "bpf",
-	"unshare", "setns", "process_vm_readv", "process_vm_writev",
+	"unshare", "setns", "process_vm_readv", "process_vm_writev", "seccomp",
 }
 
 // Limits bound what a server may consume.

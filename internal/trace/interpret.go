@@ -34,6 +34,8 @@ type Record struct {
 	Path, Path2 string
 	// Write and Create describe open flags; Trunc means O_TRUNC.
 	Write, Create, Trunc bool
+	// NoAtime means O_NOATIME: the open leaves the access time alone.
+	NoAtime bool
 	// Argv is the argument vector of execve.
 	Argv        []string
 	ArgvTrunc   bool
@@ -97,7 +99,7 @@ func Interpret(ev Event) Record {
 var alertSyscalls = map[string]bool{
 	"io_uring_setup": true, "io_uring_enter": true, "io_uring_register": true,
 	"ptrace": true, "memfd_create": true, "bpf": true, "unshare": true, "setns": true,
-	"process_vm_readv": true, "process_vm_writev": true,
+	"process_vm_readv": true, "process_vm_writev": true, "seccomp": true,
 }
 
 // interpretAlert handles calls that are suspicious in themselves: a
@@ -114,6 +116,16 @@ func interpretAlert(r *Record, a args) bool {
 	}
 	r.Kind = KindAlert
 	r.Description = r.Name
+	if r.Name == "seccomp" {
+		// Only a filter with a listener can hide calls (its notified
+		// calls run without a ptrace stop); other filters cannot
+		// outrank the tracer's without making the call fail.
+		if !strings.Contains(a.at(1), "SECCOMP_FILTER_FLAG_NEW_LISTENER") {
+			r.Kind = KindOther
+			return true
+		}
+		r.Description += " " + a.at(0) + ", " + a.at(1)
+	}
 	if r.Name == "unshare" || r.Name == "setns" {
 		r.Description += " " + strings.Join(a, ", ")
 	}

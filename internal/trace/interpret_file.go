@@ -2,6 +2,7 @@ package trace
 
 import (
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -109,6 +110,8 @@ func (r *Record) setOpenFlags(flags string) {
 			r.Trunc = true
 		case "O_APPEND":
 			r.Write = true
+		case "O_NOATIME":
+			r.NoAtime = true
 		}
 	}
 }
@@ -122,7 +125,7 @@ func absPath(dirfd, p string) string {
 	}
 	name := string(s)
 	if strings.HasPrefix(name, "/") {
-		return path.Clean(name)
+		return path.Clean(unmagic(name, dirfd))
 	}
 	base := ""
 	if dirfd == "" {
@@ -138,4 +141,35 @@ func absPath(dirfd, p string) string {
 		return path.Clean(base)
 	}
 	return path.Join(base, name)
+}
+
+var (
+	// /proc/self/root/home/dev/.ssh/id_rsa, /proc/thread-self/root/…,
+	// /proc/42/task/43/root/…: every process in the sandbox has the
+	// container's root, so these are the path after the prefix.
+	reProcRoot = regexp.MustCompile(`^/proc/(self|thread-self|[0-9]+)(/task/[0-9]+)?/root(/|$)`)
+	// /proc/self/cwd/../.ssh/id_rsa: the caller's working directory.
+	reProcCwd = regexp.MustCompile(`^/proc/(self|thread-self)/cwd(/|$)`)
+)
+
+// unmagic replaces the /proc magic links that stand for a known directory
+// (the root, and the caller's cwd when strace annotated AT_FDCWD with it)
+// before the path is cleaned: cleaning /proc/self/cwd/../x lexically would
+// give /proc/self/x, not the file the kernel opens. Links to open fds
+// (/proc/self/fd/N/…) are left: an open's returned fd names the real file.
+func unmagic(name, dirfd string) string {
+	for range 8 {
+		if loc := reProcRoot.FindStringIndex(name); loc != nil {
+			name = "/" + name[loc[1]:]
+			continue
+		}
+		if loc := reProcCwd.FindStringIndex(name); loc != nil && strings.HasPrefix(dirfd, "AT_FDCWD") {
+			if cwd, ok := Annotation(dirfd); ok && strings.HasPrefix(cwd, "/") {
+				name = cwd + "/" + name[loc[1]:]
+				continue
+			}
+		}
+		break
+	}
+	return name
 }
