@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -27,12 +28,16 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 	windows := slices.Clone(s.windows)
 	var events []trace.Event
 	var st m.TraceStats
+	root := 0
 	if first && art.InstallTraceFile != "" {
 		it, err := parseTrace(ctx, art.InstallTraceFile, p.maxTrace)
 		if err != nil {
 			return nil, nil, st, err
 		}
 		events = append(events, it.Events...)
+		if len(it.Events) > 0 {
+			root = it.Events[0].PID // the process strace started: setpriv, then the install shell
+		}
 		st = addStats(st, it.Stats, len(it.Events))
 		if start, end, ok := installWindow(art.Status); ok {
 			windows = append([]classify.Window{{Name: m.PhaseInstall, Start: start, End: end}}, windows...)
@@ -58,10 +63,13 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 	out, err := classify.ClassifyContext(ctx, classify.Input{
 		Layout: p.Layout, Events: events, Windows: windows, Canaries: p.Canaries,
 		Resolvers: []string{resolver}, Witness: witness(p.Layout, art.Witness),
-		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, Plumbing: plumbing,
+		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
 	})
 	if err != nil {
 		return nil, nil, st, err
+	}
+	if out.PlumbingEvents > 0 {
+		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install phase: %d events of mcp-audit's own npm (the install shell and its direct children) left out", out.PlumbingEvents))
 	}
 	for i := range out.Phases {
 		ph := &out.Phases[i]
@@ -163,22 +171,6 @@ func witness(l classify.Layout, lines []string) []classify.WitnessRead {
 			Time: time.Unix(sec, int64((at-float64(sec))*1e9))})
 	}
 	return out
-}
-
-// plumbing recognizes the programs mcp-audit starts for the install
-// phase: setpriv, the marked shell, and npm itself.
-func plumbing(path string, argv []string) bool {
-	switch {
-	case path == "/usr/bin/setpriv":
-		return true
-	case len(argv) >= 3 && (path == "/bin/sh" || path == "/usr/bin/sh") && strings.HasPrefix(argv[2], sandbox.InstallMarker):
-		return true
-	case path == "/usr/local/bin/npm" || path == "/usr/bin/env" && len(argv) > 1 && argv[1] == "node":
-		return true
-	case path == NodeBin && len(argv) > 1 && (argv[1] == "/usr/local/bin/npm" || strings.HasSuffix(argv[1], "npm-cli.js")):
-		return true
-	}
-	return false
 }
 
 // markGiven flags the hits on canaries that stand in for credentials the

@@ -209,7 +209,11 @@ func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandb
 	// check, cache and logs under /tmp. Scripts still see the real HOME.
 	const script = "export npm_config_userconfig=/dev/null npm_config_update_notifier=false " +
 		"npm_config_cache=/tmp/.npm-cache npm_config_logs_dir=/tmp/.npm-logs npm_config_audit=false npm_config_fund=false\n" +
-		"npm rebuild --foreground-scripts --loglevel=error"
+		"npm rebuild --foreground-scripts --loglevel=error\n" +
+		// Not the last command, so the shell forks npm rather than exec'ing
+		// it: the shell is the plumbing root, npm its child, and every
+		// lifecycle script a grandchild (package code, always listed).
+		"exit $?"
 	dir := pkgRoot // a local package is the project: rebuild runs its own scripts too
 	if spec.Kind == target.KindNPM {
 		dir = AppRoot

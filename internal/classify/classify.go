@@ -51,9 +51,13 @@ type Input struct {
 	TraceTruncated bool
 	// ServerRequests are requests the server made of the client.
 	ServerRequests []ServerRequest
-	// Plumbing are programs mcp-audit itself starts (the install phase's
-	// setpriv and npm); their execs are not the package's behavior.
-	Plumbing func(path string, argv []string) bool
+	// PlumbingRoot is the pid the install phase's tracer started (setpriv,
+	// then the install shell, in one process), 0 without an install phase.
+	// It and its direct children (npm) are mcp-audit's own plumbing, known
+	// by ancestry alone: a program's name or argv never makes it plumbing,
+	// so package code (a lifecycle script's shell and everything it starts,
+	// two or more generations down) cannot hide by posing as npm.
+	PlumbingRoot int
 }
 
 // ServerRequest is a request from the server, with when it arrived.
@@ -67,6 +71,8 @@ type Output struct {
 	Phases []m.Phase
 	// Evidence holds full network exchanges for the evidence file.
 	Evidence []Evidence
+	// PlumbingEvents counts the install plumbing's events left out.
+	PlumbingEvents int
 }
 
 // Limits on what one phase may list, so a hostile server cannot make the
@@ -102,6 +108,7 @@ type classifier struct {
 	udpSends []udpSend
 	evidence []Evidence
 	plumb    map[int]bool // pids running mcp-audit's own plumbing
+	plumbed  int          // their events, left out of the phases
 }
 
 // Classify builds the behavior phases for a run.
@@ -136,7 +143,7 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 	}
 	tmp := m.Manifest{Phases: out}
 	m.Canonicalize(&tmp)
-	return Output{Phases: tmp.Phases, Evidence: c.evidence}, nil
+	return Output{Phases: tmp.Phases, Evidence: c.evidence, PlumbingEvents: c.plumbed}, nil
 }
 
 func newClassifier(in Input) *classifier {
@@ -178,8 +185,9 @@ func (c *classifier) phaseAt(t time.Time) *phaseAcc {
 
 func (c *classifier) event(r trace.Record) {
 	p := c.phaseAt(r.Time)
-	if c.plumb[r.PID] && r.Kind != trace.KindExec && r.Kind != trace.KindProcess {
-		return // mcp-audit's own plumbing (npm in the install phase)
+	if c.plumb[r.PID] && p.Name == m.PhaseInstall && r.Kind != trace.KindProcess {
+		c.plumbed++ // mcp-audit's own plumbing (npm in the install phase): counted, not listed
+		return
 	}
 	switch r.Kind {
 	case trace.KindFile:

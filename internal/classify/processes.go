@@ -21,10 +21,11 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	if r.Path != "" && (!r.Failed() || r.Incomplete) && len(r.Argv) > 0 {
 		c.setProcess(r.PID, r.Argv)
 	}
-	if r.RetKnown && !r.Failed() || r.Incomplete {
-		c.plumb[r.PID] = c.in.Plumbing != nil && c.in.Plumbing(r.Path, r.Argv)
+	if c.in.PlumbingRoot != 0 && r.PID == c.in.PlumbingRoot {
+		c.plumb[r.PID] = true
 	}
-	if c.in.Plumbing != nil && c.in.Plumbing(r.Path, r.Argv) {
+	if c.plumb[r.PID] && p.Name == m.PhaseInstall {
+		c.plumbed++
 		return
 	}
 	if r.Errno == "ENOENT" || r.Errno == "ENOTDIR" {
@@ -126,7 +127,9 @@ func (c *classifier) clone(p *phaseAcc, r trace.Record) {
 	if c.procs[r.PID] != "" {
 		c.procs[r.Child] = c.procs[r.PID]
 	}
-	c.plumb[r.Child] = c.plumb[r.PID]
+	// Only the root's own children are plumbing (the install shell starts
+	// npm); npm's children run the package's lifecycle scripts.
+	c.plumb[r.Child] = c.in.PlumbingRoot != 0 && r.PID == c.in.PlumbingRoot
 	parent := c.table(r.PID)
 	if slices.Contains(r.CloneFlags, "CLONE_FILES") {
 		c.fds[r.Child] = parent
