@@ -165,9 +165,13 @@ func TestPublishEscapesHostileText(t *testing.T) {
 	if err := VerifyFeed(out); err != nil {
 		t.Errorf("feed: %v", err)
 	}
-	prof, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(idx.Servers[0].ToolHive)))
-	if err != nil || !strings.Contains(string(prof), "collect.evil.example") {
-		t.Errorf("toolhive profile: %s %v", prof, err)
+	// A failed audit publishes no allow-list: what it did is what nobody
+	// should allow.
+	if idx.Servers[0].ToolHive != "" || idx.Servers[0].Docker != "" {
+		t.Errorf("allow-lists published for a failed audit: %+v", idx.Servers[0])
+	}
+	if _, err := os.Stat(filepath.Join(out, "profiles")); err == nil {
+		t.Errorf("profiles/ written for a failed audit")
 	}
 	// A manifest changed after publishing no longer matches the feed.
 	mp := filepath.Join(out, "manifests", "npm", "@evil", "pkg", "1.0.0.json")

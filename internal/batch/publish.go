@@ -37,8 +37,8 @@ type IndexEntry struct {
 	Digest    string         `json:"digest"`
 	Verdict   string         `json:"verdict"`
 	Counts    map[string]int `json:"counts"`
-	ToolHive  string         `json:"toolhive_profile"`
-	Docker    string         `json:"docker_allow_hosts"`
+	ToolHive  string         `json:"toolhive_profile,omitempty"` // none when the audit failed
+	Docker    string         `json:"docker_allow_hosts,omitempty"`
 	Generated string         `json:"generated_at"`
 }
 
@@ -83,9 +83,13 @@ func Publish(out string) error {
 		if e.man == nil {
 			continue
 		}
-		thPath, dkPath, err := writeProfiles(out, e)
-		if err != nil {
-			return err
+		var thPath, dkPath string
+		if e.Verdict == "pass" {
+			// A failed audit publishes no allow-list: what it did is what
+			// nobody should allow.
+			if thPath, dkPath, err = writeProfiles(out, e); err != nil {
+				return err
+			}
 		}
 		idx.Servers = append(idx.Servers, IndexEntry{Server: e.Server, Ecosystem: e.Ecosystem, Name: e.Name, Version: e.Version,
 			Status: e.Outcome, Manifest: e.Manifest, Digest: e.Digest, Verdict: e.Verdict, Counts: nonNilCounts(e.Counts),
@@ -171,7 +175,13 @@ func VerifyFeed(out string) error {
 		if err != nil || filepath.ToSlash(p) != e.Manifest || man.Target.Version != e.Version || man.Target.Name != e.Name {
 			return fmt.Errorf("%s: %s holds %s %s", e.Server, e.Manifest, man.Target.Name, man.Target.Version)
 		}
+		if e.Verdict != "pass" && (e.ToolHive != "" || e.Docker != "") {
+			return fmt.Errorf("%s: an allow-list published for a failed audit", e.Server)
+		}
 		for _, prof := range []string{e.ToolHive, e.Docker} {
+			if prof == "" && e.Verdict != "pass" {
+				continue
+			}
 			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(prof))); err != nil {
 				return fmt.Errorf("%s: %w", e.Server, err)
 			}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 
+	"net/netip"
+
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -22,7 +24,9 @@ type Endpoint struct {
 }
 
 // Endpoints lists the egress endpoints of a manifest (every phase), by name
-// when the sink knew it, sorted.
+// when the sink knew it, sorted. Names come from the server's own DNS
+// queries, so only hosts that pass ValidHost are exported: an allow-list
+// must never carry a wildcard, a private or metadata address, or text.
 func Endpoints(man *m.Manifest) []Endpoint {
 	seen := map[Endpoint]bool{}
 	for _, p := range man.Phases {
@@ -34,8 +38,8 @@ func Endpoints(man *m.Manifest) []Endpoint {
 			if h == "" {
 				h = c.Address
 			}
-			if h != "" {
-				seen[Endpoint{h, c.Port}] = true
+			if ValidHost(h) == nil {
+				seen[Endpoint{strings.ToLower(h), c.Port}] = true
 			}
 		}
 	}
@@ -116,4 +120,71 @@ func printable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// ValidHost accepts what an allow-list may name: an RFC 1123 host name
+// with at least two labels and no wildcard, or a public unicast IP
+// address. Loopback, private, link-local (cloud metadata), shared,
+// benchmark (the sinkhole's own 198.18.0.0/15) and reserved ranges, and
+// local-only names, are refused.
+func ValidHost(h string) error {
+	if a, err := netip.ParseAddr(h); err == nil {
+		if !publicAddr(a) {
+			return fmt.Errorf("%q is not a public address", h)
+		}
+		return nil
+	}
+	if len(h) == 0 || len(h) > 253 {
+		return fmt.Errorf("host name of %d bytes", len(h))
+	}
+	labels := strings.Split(strings.TrimSuffix(strings.ToLower(h), "."), ".")
+	if len(labels) < 2 {
+		return fmt.Errorf("%q is not a fully qualified name", printable(h))
+	}
+	for _, l := range labels {
+		if !validLabel(l) {
+			return fmt.Errorf("%q is not an RFC 1123 host name", printable(h))
+		}
+	}
+	switch labels[len(labels)-1] {
+	case "localhost", "local", "internal", "lan", "home", "arpa":
+		return fmt.Errorf("%q is a local name", printable(h))
+	}
+	if _, err := strconv.Atoi(labels[len(labels)-1]); err == nil {
+		return fmt.Errorf("%q looks like a partial address", printable(h))
+	}
+	return nil
+}
+
+func validLabel(l string) bool {
+	if len(l) == 0 || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+var nonPublic = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"), netip.MustParsePrefix("100.64.0.0/10"), netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("198.18.0.0/15"), netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"), netip.MustParsePrefix("240.0.0.0/4"), netip.MustParsePrefix("2001:db8::/32"),
+	netip.MustParsePrefix("64:ff9b::/96"),
+}
+
+func publicAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	if !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified() {
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return true
 }

@@ -26,16 +26,17 @@ func TestExports(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := prof["network"].(map[string]any)["outbound"].(map[string]any)
-	if diff := cmp.Diff([]any{"192.0.2.7", "api.github.example"}, out["allow_host"]); diff != "" {
+	// 192.0.2.7 is a documentation address, not a public one: never exported.
+	if diff := cmp.Diff([]any{"api.github.example"}, out["allow_host"]); diff != "" {
 		t.Errorf("allow_host (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]any{443.0, 8443.0}, out["allow_port"]); diff != "" {
+	if diff := cmp.Diff([]any{443.0}, out["allow_port"]); diff != "" {
 		t.Errorf("allow_port (-want +got):\n%s", diff)
 	}
 	if out["insecure_allow_all"] != false {
 		t.Error("must not allow all")
 	}
-	want := "# gh-mcp 1.2.0: hosts observed by mcp-audit\nallowHosts:\n  - \"192.0.2.7:8443\"\n  - \"api.github.example:443\"\n"
+	want := "# gh-mcp 1.2.0: hosts observed by mcp-audit\nallowHosts:\n  - \"api.github.example:443\"\n"
 	if got := string(DockerAllowHosts(man)); got != want {
 		t.Errorf("docker:\n%s\nwant:\n%s", got, want)
 	}
@@ -46,7 +47,7 @@ func TestExports(t *testing.T) {
 	evil := &m.Manifest{Target: m.Target{Name: "x\nallowHosts: [\"*\"]", Version: "1"}, Phases: []m.Phase{{Name: "startup",
 		Network: []m.Connection{{Proto: "tcp", Name: "a.example\n- \"*:*\"", Port: 443, Category: "egress"}}}}}
 	got := string(DockerAllowHosts(evil))
-	if strings.Count(got, "\n") != 3 || !strings.HasPrefix(got, "# x?allowHosts") {
+	if strings.Count(got, "\n") != 2 || strings.Contains(got, "  - ") || !strings.HasPrefix(got, "# x?allowHosts") {
 		t.Errorf("a hostile name escaped its line:\n%s", got)
 	}
 }
