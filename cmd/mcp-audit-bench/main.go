@@ -17,6 +17,14 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == bench.AnalyzeFlag {
+		// The child half of the hostile-trace measurement.
+		if _, _, err := bench.AnalyzeTrace(context.Background(), os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
+			os.Exit(3)
+		}
+		return
+	}
 	server := flag.String("server", "npm:@modelcontextprotocol/server-memory", "npm spec of the server to measure")
 	runs := flag.Int("runs", 7, "runs per measurement")
 	exercise := flag.String("exercise", "npm:@modelcontextprotocol/server-everything", "server to exercise end to end (empty: skip)")
@@ -26,7 +34,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fix, _ := filepath.Abs(*fixture)
-	if err := run(ctx, bench.Options{Server: *server, Runs: *runs, Exercise: *exercise, Batch: *batchN, Fixture: fix}); err != nil {
+	self, _ := os.Executable()
+	if err := run(ctx, bench.Options{Server: *server, Runs: *runs, Exercise: *exercise, Batch: *batchN, Fixture: fix, Self: self}); err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
 		stop()
 		os.Exit(3)

@@ -30,6 +30,9 @@ type Options struct {
 	// (0 skips it); its servers are variants of the fixture in Fixture.
 	Batch   int
 	Fixture string
+	// Self is this benchmark's executable, re-run with AnalyzeFlag to
+	// measure the peak memory of analyzing a hostile trace ("" skips it).
+	Self string
 }
 
 // Run executes the benchmarks and writes a report to w.
@@ -121,6 +124,12 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 		fmt.Fprintf(w, "exercising %s end to end (every tool, prompt and resource, sinkhole):\n", ex)
 		fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n\n", time.Since(start).Seconds(), calls.Seconds(),
 			len(res.Manifest.Calls), outcomes)
+	}
+	if o.Self != "" {
+		if err := analysisCost(ctx, w, o.Self); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
 	}
 	if o.Batch > 0 {
 		return batchScaling(ctx, w, d, o)
