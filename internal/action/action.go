@@ -19,7 +19,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/report"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Env is what the Action runs with.
@@ -110,7 +110,7 @@ func start(env Env) (*run, error) {
 		r.ws = "."
 	}
 	if r.cfg, err = config.Load(r.cfgPath()); err != nil {
-		a.WithFieldsMap(map[string]string{"file": in.Config}).Errorf("%s", sandbox.Sanitize(err.Error()))
+		a.WithFieldsMap(map[string]string{"file": in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
 		return nil, fmt.Errorf("%w: %v", check.ErrUsage, err)
 	}
 	return r, nil
@@ -138,12 +138,12 @@ func (r *run) finish(ctx context.Context, reports []report.DiffReport, pr pullRe
 	}
 	if r.ghctx.EventName == "pull_request" && r.in.Comment && pr.Number > 0 {
 		if err := r.comment(ctx, pr.Number, md.String()); err != nil {
-			r.a.Warningf("posting the PR comment: %s", sandbox.Sanitize(err.Error()))
+			r.a.Warningf("posting the PR comment: %s", textsafe.Line(err.Error(), 4000))
 		}
 	}
 	if manifests != "" && r.in.UpdateBaselines {
 		if err := r.proposeBaselines(ctx, manifests, md.String()); err != nil {
-			r.a.Warningf("proposing new baselines: %s", sandbox.Sanitize(err.Error()))
+			r.a.Warningf("proposing new baselines: %s", textsafe.Line(err.Error(), 4000))
 		}
 	}
 	return nil

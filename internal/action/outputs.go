@@ -13,7 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // publish reports through the job summary, the report file, SARIF, the
@@ -71,7 +71,7 @@ func outputs(a *githubactions.Action, cfgRel string, lines map[string]int, repor
 		if r.Error != "" {
 			verdict = "error"
 			a.WithFieldsMap(map[string]string{"file": cfgRel, "line": strconv.Itoa(lines[r.Server]), "title": "mcp-audit: " + r.Server}).
-				Errorf("the audit could not run: %s", sandbox.Sanitize(r.Error))
+				Errorf("the audit could not run: %s", textsafe.Line(r.Error, 4000))
 			continue
 		}
 		for k, v := range r.Result.Counts {
@@ -104,6 +104,6 @@ func annotateFindings(a *githubactions.Action, cfgRel string, line int, r report
 			msg += " (" + f.Evidence + ")"
 		}
 		a.WithFieldsMap(map[string]string{"file": cfgRel, "line": strconv.Itoa(line),
-			"title": "mcp-audit: " + r.Server + " " + f.Severity.String()}).Errorf("%s", sandbox.Sanitize(msg))
+			"title": "mcp-audit: " + textsafe.Line(r.Server, 200) + " " + f.Severity.String()}).Errorf("%s", textsafe.Line(msg, 4000))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
@@ -87,7 +88,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 func readSink(art *sandbox.Artifacts, man *m.Manifest) []sink.Event {
 	var events []sink.Event
 	if art.SinkErr != nil {
-		man.Run.Notes = append(man.Run.Notes, "the network sink's log could not be read: "+sanitize(art.SinkErr.Error(), 200))
+		man.Run.Notes = append(man.Run.Notes, "the network sink's log could not be read: "+textsafe.Text(art.SinkErr.Error(), 200))
 	}
 	if art.SinkLog != nil {
 		var rs sink.ReadStats

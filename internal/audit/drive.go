@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // session is what the driver learned over MCP.
@@ -45,7 +46,7 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 	if res.err != nil {
 		var rpc *mcpclient.RPCError
 		if errors.As(res.err, &rpc) {
-			ses.notes = append(ses.notes, "initialize returned an error: "+sanitize(rpc.Message, 200))
+			ses.notes = append(ses.notes, "initialize returned an error: "+textsafe.Text(rpc.Message, 200))
 		}
 		select {
 		case <-run.Done():
@@ -65,7 +66,7 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		defer cancel()
 		items, err := c.List(cctx, method, key)
 		if err != nil {
-			ses.notes = append(ses.notes, method+" failed: "+sanitize(errText(err), 200))
+			ses.notes = append(ses.notes, method+" failed: "+textsafe.Text(errText(err), 200))
 		}
 		return items
 	}

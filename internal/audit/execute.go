@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // execute runs a prepared server in the sandbox: start it, drive the
@@ -208,11 +209,11 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 		stderr.WriteString(s.run.Stderr())
 	}
 	redacted := cs.Redact(stderr.String())
-	man.Run.StderrTail = tail(redacted, 4096)
+	man.Run.StderrTail = textsafe.Tail(textsafe.Clean(redacted), 4096)
 	man.Run.StdoutNoise = ex.ses.noise
 	man.Run.Notes = append(man.Run.Notes, ex.ses.notes...)
 	if first := ex.segments[0]; first.art.InstallLog != "" && man.PhaseByName(m.PhaseInstall) != nil {
-		man.Run.Notes = append(man.Run.Notes, "install output (tail): "+tail(cs.Redact(first.art.InstallLog), 1024))
+		man.Run.Notes = append(man.Run.Notes, "install output (tail): "+textsafe.Tail(textsafe.Clean(cs.Redact(first.art.InstallLog)), 1024))
 	}
 	markGiven(man, ex.o.CanaryEnv)
 	m.Canonicalize(man) // merges the phases of restarted segments
@@ -227,6 +228,6 @@ func (ex *execution) failed(s *segment, reason string) *Result {
 	fillServer(man, &ex.ses, cs)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	stderr := cs.Redact(s.run.Stderr())
-	man.Run.StderrTail = tail(stderr, 4096)
+	man.Run.StderrTail = textsafe.Tail(textsafe.Clean(stderr), 4096)
 	return &Result{Manifest: man, Stderr: stderr}
 }

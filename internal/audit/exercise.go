@@ -14,6 +14,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Limits on exercising.
@@ -66,7 +67,7 @@ func (x *exerciser) plan() []plannedCall {
 			args = over
 			valid = argsynth.Validate(t.InputSchema, over) == nil
 		}
-		out = append(out, plannedCall{kind: "tool", name: t.Name, phase: "call:" + sanitize(t.Name, maxName),
+		out = append(out, plannedCall{kind: "tool", name: t.Name, phase: "call:" + textsafe.Text(t.Name, maxName),
 			method: "tools/call", params: map[string]any{"name": t.Name, "arguments": json.RawMessage(args)}, args: args, valid: valid})
 	}
 	if len(x.o.Tools) > 0 {
@@ -90,7 +91,7 @@ func (x *exerciser) plan() []plannedCall {
 			args[a.Name] = argsynth.Text
 		}
 		b, _ := json.Marshal(args)
-		out = append(out, plannedCall{kind: "prompt", name: p.Name, phase: "prompt:" + sanitize(p.Name, maxName),
+		out = append(out, plannedCall{kind: "prompt", name: p.Name, phase: "prompt:" + textsafe.Text(p.Name, maxName),
 			method: "prompts/get", params: map[string]any{"name": p.Name, "arguments": args}, args: b, valid: true})
 	}
 	for i, raw := range x.ses.resources {
@@ -104,7 +105,7 @@ func (x *exerciser) plan() []plannedCall {
 			continue
 		}
 		b, _ := json.Marshal(map[string]string{"uri": r.URI})
-		out = append(out, plannedCall{kind: "resource", name: r.URI, phase: "read:" + sanitize(r.URI, 512),
+		out = append(out, plannedCall{kind: "resource", name: r.URI, phase: "read:" + textsafe.Text(r.URI, 512),
 			method: "resources/read", params: map[string]any{"uri": r.URI}, args: b, valid: true})
 	}
 	return out
@@ -118,7 +119,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 	deadline := time.Now().Add(x.o.CallBudget)
 	restarted := false
 	for i, pc := range plan {
-		call := m.Call{Phase: pc.phase, Kind: pc.kind, Name: sanitize(pc.name, 512), Args: pc.args, ArgsValid: pc.valid}
+		call := m.Call{Phase: pc.phase, Kind: pc.kind, Name: textsafe.Text(pc.name, 512), Args: pc.args, ArgsValid: pc.valid}
 		switch {
 		case seg == nil:
 			call.Outcome, call.Detail = m.CallSkipped, "the server could not be restarted"
@@ -174,13 +175,13 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *
 	case errors.As(err, &rpc) && rpc.Code == mcpclient.CodeTooLarge:
 		call.Outcome = m.CallTooLarge
 	case errors.As(err, &rpc):
-		call.Outcome, call.Detail = m.CallError, sanitize(x.cs.Redact(rpc.Message), 200)
+		call.Outcome, call.Detail = m.CallError, textsafe.Text(x.cs.Redact(rpc.Message), 200)
 	case errors.Is(err, mcpclient.ErrClosed):
 		call.Outcome = m.CallServerDied
 	case errors.Is(err, context.DeadlineExceeded):
 		call.Outcome = m.CallTimeout
 	default:
-		call.Outcome, call.Detail = m.CallError, sanitize(err.Error(), 200)
+		call.Outcome, call.Detail = m.CallError, textsafe.Text(err.Error(), 200)
 	}
 	if call.Outcome != m.CallServerDied {
 		// Let the call's side effects land in its window: wait until the
@@ -228,7 +229,7 @@ func (x *exerciser) settle(ctx context.Context, seg *segment) {
 func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, call *m.Call) {
 	for _, h := range canary.NewFinder(x.cs.All()).Find(raw) {
 		seg.mcpHits[pc.phase] = append(seg.mcpHits[pc.phase], m.CanaryHit{Canary: h.Canary, How: "mcp-output",
-			Evidence: pc.method + " " + sanitize(pc.name, 200), Encoding: h.Encoding})
+			Evidence: pc.method + " " + textsafe.Text(pc.name, 200), Encoding: h.Encoding})
 	}
 	var res struct {
 		IsError bool `json:"isError"`
@@ -249,7 +250,7 @@ func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, ca
 		return
 	}
 	add := func(t string) {
-		t = sanitize(t, 40)
+		t = textsafe.Text(t, 40)
 		if !slices.Contains(call.Content, t) && len(call.Content) < 10 {
 			call.Content = append(call.Content, t)
 		}

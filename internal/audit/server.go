@@ -3,11 +3,10 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Bounds on what the server can put into the manifest through MCP.
@@ -23,7 +22,7 @@ const (
 // and are redacted, so the manifest never carries a secret.
 func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 	hits := mcpCanaries(ses, cs)
-	clean := func(s string, max int) string { return sanitize(cs.Redact(s), max) }
+	clean := func(s string, max int) string { return textsafe.Text(cs.Redact(s), max) }
 	man.Server.Capabilities = []string{}
 	if ses.init != nil {
 		man.Server.Name = clean(ses.init.ServerInfo.Name, maxName)
@@ -135,28 +134,4 @@ func fillResources(man *m.Manifest, resources []json.RawMessage, clean func(stri
 		}
 		man.Resources = append(man.Resources, m.Resource{URI: clean(r.URI, 2048), Name: clean(r.Name, maxName), MimeType: clean(r.MimeType, 128)})
 	}
-}
-
-// sanitize bounds untrusted text and removes control characters (keeping
-// newlines and tabs), so it cannot corrupt terminals or reports.
-func sanitize(s string, max int) string {
-	if len(s) > max {
-		cut := max
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return sandbox.Sanitize(s)
-}
-
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := len(s) - n
-	for cut < len(s) && !utf8.RuneStart(s[cut]) {
-		cut++
-	}
-	return "…" + s[cut:]
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 //go:embed report.html
@@ -81,7 +82,7 @@ func htmlReport(es []entry, now string) ([]byte, error) {
 					Net: countEgress(p), Procs: len(p.Processes), DNS: len(p.DNS), Requests: len(p.Requests),
 					Canaries: len(p.Canaries), Alerts: len(p.Alerts)}
 				if c.Phase != "" {
-					h.Call = oneLine(fmt.Sprintf("%s %s %s → %s %s", c.Kind, c.Name, c.Args, c.Outcome, c.Detail), 300)
+					h.Call = textsafe.OneLine(fmt.Sprintf("%s %s %s → %s %s", c.Kind, c.Name, c.Args, c.Outcome, c.Detail), 300)
 				}
 				s.Timeline = append(s.Timeline, h)
 			}

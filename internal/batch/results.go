@@ -8,6 +8,7 @@ import (
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // grouped collects, per server, labels with the phases they were seen in.
@@ -221,7 +222,4 @@ func uniq(s []string) []string {
 }
 
 // md escapes text from manifests for Markdown.
-func md(s string) string {
-	r := strings.NewReplacer("<", "&lt;", ">", "&gt;", "|", "\\|", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "`", "\\`", "\n", " ")
-	return r.Replace(s)
-}
+func md(s string) string { return textsafe.Markdown(s, 600) }

@@ -16,8 +16,8 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // ServerOptions builds the audit of one version of a configured server.
@@ -53,7 +53,7 @@ func ServerPolicy(cfg *config.Config, s *config.Server, failOnFlag string) polic
 func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Record {
 	rec := Record{Server: s.Name, Target: s.Target}
 	fail := func(err error) Record {
-		rec.Status, rec.Reason = StatusFailed, oneLine(sandbox.Sanitize(err.Error()), 300)
+		rec.Status, rec.Reason = StatusFailed, textsafe.OneLine(err.Error(), 300)
 		return rec
 	}
 	tgt := s.Spec.Path
@@ -125,7 +125,7 @@ func outcomeReason(man *m.Manifest) string {
 		reason += fmt.Sprintf(" (exit code %d)", *man.Outcome.ExitCode)
 	}
 	if why := ReasonLine(man.Run.StderrTail); why != "" {
-		reason += ": " + oneLine(why, 200)
+		reason += ": " + textsafe.OneLine(why, 200)
 	}
 	return reason
 }
@@ -155,12 +155,4 @@ func ReasonLine(stderr string) string {
 		}
 	}
 	return last
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }

@@ -10,8 +10,8 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // checkServer checks every candidate version of one server. A candidate
@@ -20,7 +20,7 @@ import (
 func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.DiffReport {
 	dir := c.cfg.BaselineDir()
 	fail := func(err error) []report.DiffReport {
-		return []report.DiffReport{{Server: s.Name, Error: sandbox.Sanitize(err.Error())}}
+		return []report.DiffReport{{Server: s.Name, Error: textsafe.Clean(err.Error())}}
 	}
 	eco, name := "npm", s.Spec.Name
 	if s.Spec.Kind != target.KindNPM {
@@ -60,7 +60,7 @@ func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.Di
 func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand candidate, dir string) report.DiffReport {
 	res, err := audit.RunStable(ctx, c.deps, c.auditOptions(s, cand.spec), c.opts.Runs)
 	if err != nil {
-		return report.DiffReport{Server: s.Name, Error: sandbox.Sanitize(err.Error())}
+		return report.DiffReport{Server: s.Name, Error: textsafe.Clean(err.Error())}
 	}
 	man := res.Manifest
 	if c.opts.Manifests != "" {

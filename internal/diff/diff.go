@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/argsynth"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Change operations.
@@ -112,7 +113,7 @@ func (r *Result) tools(old, new *m.Manifest) {
 		o, ok := before[t.Name]
 		switch {
 		case !ok:
-			r.add(Change{Op: Added, Area: "tool", Subject: t.Name, Detail: oneLine(t.Description, 160)})
+			r.add(Change{Op: Added, Area: "tool", Subject: t.Name, Detail: textsafe.OneLine(t.Description, 160)})
 		case o.Digest != t.Digest:
 			var parts []string
 			if o.Description != t.Description {
@@ -155,14 +156,6 @@ func TextDiff(a, b string) string {
 		}
 	}
 	return sb.String()
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 type entry struct {
@@ -369,7 +362,7 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 		switch {
 		case c.Area == "tool" && c.Op == Changed && strings.HasPrefix(c.Detail, "description:"):
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Medium, Kind: policy.KindTool, Subject: "tool " + c.Subject,
-				Summary: "tool " + c.Subject + " changed its description", Evidence: oneLine(c.Detail, 400)})
+				Summary: "tool " + c.Subject + " changed its description", Evidence: textsafe.OneLine(c.Detail, 400)})
 		case c.Area == "tool" && c.Op == Changed:
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindTool, Subject: "tool " + c.Subject,
 				Summary: "tool " + c.Subject + " changed its input schema"})

@@ -10,11 +10,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"net/netip"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Endpoint is a host and port the server connected to.
@@ -99,7 +99,7 @@ func keys(mp map[string]bool) []string {
 // (host:port items), as YAML.
 func DockerAllowHosts(man *m.Manifest) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s %s: hosts observed by mcp-audit\nallowHosts:", printable(man.Target.Name), printable(man.Target.Version))
+	fmt.Fprintf(&b, "# %s %s: hosts observed by mcp-audit\nallowHosts:", textsafe.Line(man.Target.Name, 200), textsafe.Line(man.Target.Version, 200))
 	eps := Endpoints(man)
 	if len(eps) == 0 {
 		b.WriteString(" []\n")
@@ -110,16 +110,6 @@ func DockerAllowHosts(man *m.Manifest) []byte {
 		b.WriteString("  - " + strconv.Quote(e.Host+":"+strconv.Itoa(e.Port)) + "\n")
 	}
 	return []byte(b.String())
-}
-
-// printable keeps text from a manifest on one comment line.
-func printable(s string) string {
-	return strings.Map(func(r rune) rune {
-		if !unicode.IsPrint(r) {
-			return '?'
-		}
-		return r
-	}, s)
 }
 
 // ValidHost accepts what an allow-list may name: an RFC 1123 host name
@@ -139,19 +129,19 @@ func ValidHost(h string) error {
 	}
 	labels := strings.Split(strings.TrimSuffix(strings.ToLower(h), "."), ".")
 	if len(labels) < 2 {
-		return fmt.Errorf("%q is not a fully qualified name", printable(h))
+		return fmt.Errorf("%q is not a fully qualified name", textsafe.Line(h, 200))
 	}
 	for _, l := range labels {
 		if !validLabel(l) {
-			return fmt.Errorf("%q is not an RFC 1123 host name", printable(h))
+			return fmt.Errorf("%q is not an RFC 1123 host name", textsafe.Line(h, 200))
 		}
 	}
 	switch labels[len(labels)-1] {
 	case "localhost", "local", "internal", "lan", "home", "arpa":
-		return fmt.Errorf("%q is a local name", printable(h))
+		return fmt.Errorf("%q is a local name", textsafe.Line(h, 200))
 	}
 	if _, err := strconv.Atoi(labels[len(labels)-1]); err == nil {
-		return fmt.Errorf("%q looks like a partial address", printable(h))
+		return fmt.Errorf("%q looks like a partial address", textsafe.Line(h, 200))
 	}
 	return nil
 }

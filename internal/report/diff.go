@@ -179,45 +179,6 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 	return nil
 }
 
-// md escapes untrusted text for a Markdown table cell: no HTML, no
-// links, no emphasis, no line breaks, no pipes.
-func md(s string) string {
-	s = textsafe.OneLine(s, 0)
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '|':
-			b.WriteString("\\|")
-		case '\\', '`', '*', '_', '[', ']', '#', '!', '~', '@':
-			b.WriteString("\\" + string(r))
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return breakAutolinks(textsafe.Clip(b.String(), 600))
-}
-
-// breakAutolinks keeps GitHub from turning a server's host names and URLs
-// into links: it links text after a scheme or "www.".
-func breakAutolinks(s string) string {
-	return strings.NewReplacer("://", "&#58;//", "www.", "www&#46;", "WWW.", "WWW&#46;").Replace(s)
-}
-
-// mdCode shows untrusted text verbatim in a code span, safely: HTML
-// entities are not interpreted in code spans, so the text is put in a
-// <code> element with escaping instead.
-func mdCode(s string) string {
-	if s == "" {
-		return ""
-	}
-	s = textsafe.Clip(textsafe.OneLine(s, 0), 300)
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;", "`", "&#96;", "\\", "&#92;",
-		"*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "@", "&#64;")
-	return "<code>" + r.Replace(s) + "</code>"
-}
+// md and mdCode are the report's names for textsafe's Markdown escaping.
+func md(s string) string     { return textsafe.Markdown(s, 600) }
+func mdCode(s string) string { return textsafe.MarkdownCode(s, 300) }

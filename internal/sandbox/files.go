@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/moby/moby/client"
 )
 
@@ -297,7 +298,7 @@ func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 			if len(b) > 8192 {
 				b = b[len(b)-8192:]
 			}
-			a.InstallLog = Sanitize(string(b))
+			a.InstallLog = textsafe.Clean(string(b))
 		case "status":
 			a.Status = readLines(tr, 64<<10)
 		case "witness":

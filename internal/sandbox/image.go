@@ -20,6 +20,7 @@ import (
 	"github.com/moby/moby/client"
 
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // ImageVersion changes whenever the image layout the entrypoint relies on
@@ -143,7 +144,7 @@ func readJSONMessages(r io.Reader, log io.Writer, what string) error {
 			return fmt.Errorf("%s: %s", what, strings.TrimSpace(msg.Error))
 		}
 		if s := msg.Stream + msg.Status; s != "" {
-			fmt.Fprint(log, Sanitize(strings.TrimRight(s, "\n"))+"\n")
+			fmt.Fprint(log, textsafe.Clean(strings.TrimRight(s, "\n"))+"\n")
 		}
 	}
 	return sc.Err()

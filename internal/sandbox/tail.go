@@ -1,10 +1,9 @@
 package sandbox
 
 import (
-	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Tail keeps the last N bytes written to it. It is safe for concurrent use.
@@ -39,7 +38,7 @@ func (t *Tail) Write(p []byte) (int, error) {
 func (t *Tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return Sanitize(string(t.buf))
+	return textsafe.Clean(string(t.buf))
 }
 
 // Total is the number of bytes ever written.
@@ -47,24 +46,4 @@ func (t *Tail) Total() int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.total
-}
-
-// Sanitize makes untrusted text safe to print.
-func Sanitize(s string) string {
-	var b strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		s = s[size:]
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(unicode.ReplacementChar)
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.In(r, unicode.Bidi_Control):
-			b.WriteRune(unicode.ReplacementChar)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

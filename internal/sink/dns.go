@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/miekg/dns"
 )
 
@@ -98,7 +99,7 @@ func (s *Sink) handleDNS(w dns.ResponseWriter, req *dns.Msg) {
 			break
 		}
 		name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
-		ev := Event{Kind: "dns", Name: sanitize(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
+		ev := Event{Kind: "dns", Name: textsafe.Valid(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
 		if ev.QType == "" {
 			ev.QType = "TYPE" + strconv.Itoa(int(q.Qtype))
 		}
@@ -123,9 +124,9 @@ func (s *Sink) forward(w dns.ResponseWriter, req *dns.Msg) {
 	resp, _, err := c.Exchange(req, s.cfg.Upstream)
 	for _, q := range req.Question {
 		name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
-		ev := Event{Kind: "dns", Name: sanitize(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
+		ev := Event{Kind: "dns", Name: textsafe.Valid(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
 		if err != nil {
-			ev.Error = sanitize(err.Error(), 200)
+			ev.Error = textsafe.Valid(err.Error(), 200)
 		} else {
 			for _, rr := range resp.Answer {
 				switch a := rr.(type) {

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Log writes events as JSON lines, bounded in total size.
@@ -187,15 +189,15 @@ func (s *Sink) handleTCP(c *net.TCPConn) {
 		})
 		err := tc.Handshake()
 		if hello != nil {
-			ev.SNI = sanitize(hello.ServerName, 253)
+			ev.SNI = textsafe.Valid(hello.ServerName, 253)
 			for _, p := range hello.SupportedProtos {
 				if len(ev.ALPN) < 8 {
-					ev.ALPN = append(ev.ALPN, sanitize(p, 32))
+					ev.ALPN = append(ev.ALPN, textsafe.Valid(p, 32))
 				}
 			}
 		}
 		if err != nil {
-			ev.TLS = "failed: " + sanitize(err.Error(), 200)
+			ev.TLS = "failed: " + textsafe.Valid(err.Error(), 200)
 			s.log.Emit(ev)
 			return
 		}
@@ -255,8 +257,8 @@ func (s *Sink) serveHTTP(id int, conn Event, c net.Conn, r *bufio.Reader) {
 		if err != nil {
 			return
 		}
-		rec := HTTPRequest{Method: sanitize(req.Method, 16), Target: sanitize(req.RequestURI, 8192),
-			Host: sanitize(req.Host, 253), Proto: sanitize(req.Proto, 16)}
+		rec := HTTPRequest{Method: textsafe.Valid(req.Method, 16), Target: textsafe.Valid(req.RequestURI, 8192),
+			Host: textsafe.Valid(req.Host, 253), Proto: textsafe.Valid(req.Proto, 16)}
 		keys := make([]string, 0, len(req.Header))
 		for k := range req.Header {
 			keys = append(keys, k)
@@ -265,7 +267,7 @@ func (s *Sink) serveHTTP(id int, conn Event, c net.Conn, r *bufio.Reader) {
 		for _, k := range keys {
 			for _, v := range req.Header[k] {
 				if len(rec.Headers) < 100 {
-					rec.Headers = append(rec.Headers, [2]string{sanitize(k, 256), sanitize(v, 4096)})
+					rec.Headers = append(rec.Headers, [2]string{textsafe.Valid(k, 256), textsafe.Valid(v, 4096)})
 				}
 			}
 		}
@@ -320,12 +322,4 @@ func (s *Sink) serveUDP(pc net.PacketConn) {
 		}
 		s.log.Emit(Event{Kind: "udp", Src: addr.String(), Length: n, Data: append([]byte(nil), d...)})
 	}
-}
-
-// sanitize bounds strings from clients; the host sanitizes again.
-func sanitize(s string, max int) string {
-	if len(s) > max {
-		s = s[:max]
-	}
-	return strings.ToValidUTF8(s, "\uFFFD")
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"maps"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // A registryGate is the only way out of an install container. npm inside
@@ -100,13 +101,13 @@ func (g *registryGate) handler(base string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/"+g.secret+"/r")
 		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
-			g.refuse(w, clipLine(r.Method+" "+r.URL.Path, 200))
+			g.refuse(w, textsafe.Line(r.Method+" "+r.URL.Path, 200))
 			return
 		}
 		num, path, _ := strings.Cut(rest, "/")
 		i, err := strconv.Atoi(num)
 		if err != nil || i < 0 || i >= len(g.upstreams) {
-			g.refuse(w, clipLine(r.URL.Path, 200))
+			g.refuse(w, textsafe.Line(r.URL.Path, 200))
 			return
 		}
 		g.forward(w, r, base, g.upstreams[i], path)
@@ -120,7 +121,7 @@ func (g *registryGate) forward(w http.ResponseWriter, r *http.Request, base stri
 	}
 	req, err := http.NewRequestWithContext(r.Context(), r.Method, target, nil)
 	if err != nil {
-		g.refuse(w, clipLine(path, 200))
+		g.refuse(w, textsafe.Line(path, 200))
 		return
 	}
 	// Only what a registry needs; nothing else from the container passes.
@@ -164,14 +165,6 @@ func (g *registryGate) rewrite(doc []byte, base string) []byte {
 		}
 	}
 	return doc
-}
-
-// clipLine keeps a refused request printable and short.
-func clipLine(s string, n int) string {
-	if len(s) > n {
-		s = s[:n]
-	}
-	return fmt.Sprintf("%q", s) // %q escapes control bytes and broken UTF-8
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // ErrUnfetchable marks a dependency mcp-audit will not fetch: one from git,
@@ -85,11 +87,7 @@ var reGitOutput = regexp.MustCompile(`(?i)\bgit\b|ssh://|github:|gitlab:|bitbuck
 // installError explains a failed install in the user's terms; npm's own
 // output is untrusted and only its tail is quoted.
 func installError(err error, out []byte, refused []string) error {
-	msg := strings.TrimSpace(string(out))
-	if len(msg) > 2000 {
-		msg = msg[len(msg)-2000:]
-	}
-	msg = strings.ToValidUTF8(msg, "?")
+	msg := textsafe.Tail(textsafe.Clean(strings.TrimSpace(string(out))), 2000)
 	if reGitOutput.MatchString(msg) {
 		return fmt.Errorf("%w: a dependency is fetched from git; mcp-audit installs only what the configured registries serve (npm would build a git dependency by running its prepare script): %w\n%s", ErrUnfetchable, err, msg)
 	}
@@ -109,7 +107,7 @@ func checkFetchable(pkg string, deps map[string]string) error {
 	sort.Strings(names)
 	for _, n := range names {
 		if kind := unfetchableKind(deps[n]); kind != "" {
-			return fmt.Errorf("%w: %q depends on %q from %s (%q); mcp-audit installs only what the configured registries serve, and npm would build it by running its prepare script; publish it to a registry or vendor it in node_modules", ErrUnfetchable, clip(pkg, 200), clip(n, 200), kind, clip(deps[n], 200))
+			return fmt.Errorf("%w: %q depends on %q from %s (%q); mcp-audit installs only what the configured registries serve, and npm would build it by running its prepare script; publish it to a registry or vendor it in node_modules", ErrUnfetchable, textsafe.Clip(pkg, 200), textsafe.Clip(n, 200), kind, textsafe.Clip(deps[n], 200))
 		}
 	}
 	return nil
@@ -133,13 +131,6 @@ func unfetchableKind(spec string) string {
 		return "a local path"
 	}
 	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return strings.ToValidUTF8(s[:n], "")
 }
 
 // ExtractTree unpacks an install container's tar stream (entries under
