@@ -1,6 +1,7 @@
 package target
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -140,12 +141,16 @@ func (g *registryGate) forward(w http.ResponseWriter, r *http.Request, base stri
 	defer res.Body.Close()
 	ct := res.Header.Get("Content-Type")
 	w.Header().Set("Content-Type", ct)
-	if !strings.Contains(ct, "json") {
+	br := bufio.NewReader(res.Body)
+	// A registry document is JSON whatever its declared type (some
+	// registries say text/plain); tarballs are gzip and stream through.
+	head, _ := br.Peek(1)
+	if !strings.Contains(ct, "json") && !(len(head) == 1 && head[0] == '{') {
 		w.WriteHeader(res.StatusCode)
-		io.Copy(w, io.LimitReader(res.Body, maxTarballBytes))
+		io.Copy(w, io.LimitReader(br, maxTarballBytes))
 		return
 	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxGateDocument+1))
+	body, err := io.ReadAll(io.LimitReader(br, maxGateDocument+1))
 	if err != nil || len(body) > maxGateDocument {
 		http.Error(w, "registry document too large", http.StatusBadGateway)
 		return

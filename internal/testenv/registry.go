@@ -1,6 +1,9 @@
 package testenv
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
 	"io"
@@ -167,4 +170,19 @@ func (r *Registry) Publish(t testing.TB, files map[string]string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm publish %s: %v\n%s", files["package.json"], err, out)
 	}
+}
+
+// Tarball packs files as an npm package tarball (entries under package/).
+func Tarball(t testing.TB, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for name, body := range files {
+		tw.WriteHeader(&tar.Header{Name: "package/" + name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(body))
+	}
+	tw.Close()
+	gz.Close()
+	return buf.Bytes()
 }

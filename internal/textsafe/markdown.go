@@ -43,8 +43,8 @@ func MarkdownCode(s string, max int) string {
 	}
 	s = OneLine(s, max)
 	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;", "`", "&#96;", "\\", "&#92;",
-		"*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "@", "&#64;", ":", "&#58;")
-	return "<code>" + r.Replace(s) + "</code>"
+		"*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "@", "&#64;")
+	return "<code>" + breakAutolinks(r.Replace(s)) + "</code>"
 }
 
 // Text is Clean and Clip: multi-line text (notes, stderr) kept readable
