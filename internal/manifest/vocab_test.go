@@ -16,12 +16,40 @@ import (
 // Blocks may share words (file category "runtime", connection category
 // "runtime"): they are read from different fields.
 func TestVocabularyDistinct(t *testing.T) {
+	blocks := stringConstBlocks(t)
+	if len(blocks) < 10 {
+		t.Fatalf("found %d const blocks; the scan is broken", len(blocks))
+	}
+	for _, block := range blocks {
+		seen := map[string]string{}
+		for _, c := range block {
+			if c.val == "" {
+				t.Errorf("%s: %s is empty", c.pos, c.name)
+			}
+			if other, dup := seen[c.val]; dup {
+				t.Errorf("%s: %s has the value %q of %s", c.pos, c.name, c.val, other)
+			}
+			seen[c.val] = c.name
+		}
+	}
+}
+
+// stringConst is a string constant of this package.
+type stringConst struct {
+	name, val string
+	pos       token.Position
+}
+
+// stringConstBlocks reads this package's string constants, one slice per
+// const block.
+func stringConstBlocks(t *testing.T) [][]stringConst {
+	t.Helper()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
+	var out [][]stringConst
 	fset := token.NewFileSet()
-	blocks := 0
 	for _, name := range files {
 		if strings.HasSuffix(name, "_test.go") {
 			continue
@@ -31,38 +59,31 @@ func TestVocabularyDistinct(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, d := range f.Decls {
-			g, ok := d.(*ast.GenDecl)
-			if !ok || g.Tok != token.CONST {
-				continue
-			}
-			blocks++
-			seen := map[string]string{}
-			for _, s := range g.Specs {
-				vs := s.(*ast.ValueSpec)
-				for i, v := range vs.Values {
-					lit, ok := v.(*ast.BasicLit)
-					if !ok || lit.Kind != token.STRING {
-						continue
-					}
-					val, err := strconv.Unquote(lit.Value)
-					if err != nil {
-						t.Fatal(err)
-					}
-					id := vs.Names[i].Name
-					if val == "" {
-						t.Errorf("%s: %s is empty", fset.Position(lit.Pos()), id)
-					}
-					if other, dup := seen[val]; dup {
-						t.Errorf("%s: %s has the value %q of %s", fset.Position(lit.Pos()), id, val, other)
-					}
-					seen[val] = id
-				}
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.CONST {
+				out = append(out, blockConsts(t, fset, g))
 			}
 		}
 	}
-	if blocks < 10 {
-		t.Fatalf("found %d const blocks; the scan is broken", blocks)
+	return out
+}
+
+func blockConsts(t *testing.T, fset *token.FileSet, g *ast.GenDecl) []stringConst {
+	var out []stringConst
+	for _, s := range g.Specs {
+		vs := s.(*ast.ValueSpec)
+		for i, v := range vs.Values {
+			lit, ok := v.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				continue
+			}
+			val, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, stringConst{vs.Names[i].Name, val, fset.Position(lit.Pos())})
+		}
 	}
+	return out
 }
 
 func TestPhaseRank(t *testing.T) {
