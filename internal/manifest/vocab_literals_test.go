@@ -76,64 +76,7 @@ func TestNoVocabularyLiterals(t *testing.T) {
 			return nil
 		}
 		files++
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		report := func(lit *ast.BasicLit, vocab map[string]string) {
-			if lit == nil || lit.Kind != token.STRING {
-				return
-			}
-			val, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				return
-			}
-			if name, ok := vocab[val]; ok {
-				t.Errorf("%s: literal %s; use manifest.%s", fset.Position(lit.Pos()), lit.Value, name)
-			}
-		}
-		inContext := func(target ast.Expr, value ast.Expr) {
-			if vocab, ok := context[strings.ToLower(exprName(target))]; ok {
-				lit, _ := value.(*ast.BasicLit)
-				report(lit, vocab)
-			}
-		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.ImportSpec:
-				return false
-			case *ast.BasicLit:
-				report(n, anywhere)
-			case *ast.BinaryExpr:
-				if n.Op == token.EQL || n.Op == token.NEQ {
-					inContext(n.X, n.Y)
-					inContext(n.Y, n.X)
-				}
-			case *ast.SwitchStmt:
-				for _, s := range n.Body.List {
-					for _, e := range s.(*ast.CaseClause).List {
-						inContext(n.Tag, e)
-					}
-				}
-			case *ast.AssignStmt:
-				if len(n.Lhs) == len(n.Rhs) {
-					for i := range n.Lhs {
-						inContext(n.Lhs[i], n.Rhs[i])
-					}
-				}
-			case *ast.ValueSpec:
-				if len(n.Names) == len(n.Values) {
-					for i := range n.Names {
-						inContext(n.Names[i], n.Values[i])
-					}
-				}
-			case *ast.KeyValueExpr:
-				inContext(n.Key, n.Value)
-			}
-			return true
-		})
-		return nil
+		return scanFile(t, path, context, anywhere)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -141,6 +84,70 @@ func TestNoVocabularyLiterals(t *testing.T) {
 	if files < 50 {
 		t.Fatalf("scanned %d Go files; the walk is broken", files)
 	}
+}
+
+// scanFile reports the vocabulary literals of one Go file: words of
+// context[name] compared with or stored into something called name, and
+// words of anywhere wherever they appear.
+func scanFile(t *testing.T, path string, context map[string]map[string]string, anywhere map[string]string) error {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return err
+	}
+	report := func(lit *ast.BasicLit, vocab map[string]string) {
+		if lit == nil || lit.Kind != token.STRING {
+			return
+		}
+		val, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return
+		}
+		if name, ok := vocab[val]; ok {
+			t.Errorf("%s: literal %s; use manifest.%s", fset.Position(lit.Pos()), lit.Value, name)
+		}
+	}
+	inContext := func(target ast.Expr, value ast.Expr) {
+		if vocab, ok := context[strings.ToLower(exprName(target))]; ok {
+			lit, _ := value.(*ast.BasicLit)
+			report(lit, vocab)
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.BasicLit:
+			report(n, anywhere)
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				inContext(n.X, n.Y)
+				inContext(n.Y, n.X)
+			}
+		case *ast.SwitchStmt:
+			for _, s := range n.Body.List {
+				for _, e := range s.(*ast.CaseClause).List {
+					inContext(n.Tag, e)
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == len(n.Rhs) {
+				for i := range n.Lhs {
+					inContext(n.Lhs[i], n.Rhs[i])
+				}
+			}
+		case *ast.ValueSpec:
+			if len(n.Names) == len(n.Values) {
+				for i := range n.Names {
+					inContext(n.Names[i], n.Values[i])
+				}
+			}
+		case *ast.KeyValueExpr:
+			inContext(n.Key, n.Value)
+		}
+		return true
+	})
+	return nil
 }
 
 // exprName is the last name in a field, variable or call expression.
