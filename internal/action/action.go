@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
@@ -62,7 +63,7 @@ func Run(ctx context.Context, env Env) error {
 		r.a.Infof("servers to check: %v (%s)", changed, why)
 		if len(changed) == 0 {
 			r.a.AddStepSummary("## mcp-audit\n\nThis pull request changes no MCP server.\n")
-			r.a.SetOutput("verdict", "pass")
+			r.a.SetOutput("verdict", m.VerdictPass)
 			r.a.SetOutput("findings", "0")
 			return nil
 		}

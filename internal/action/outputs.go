@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/atomicfile"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
@@ -64,7 +65,7 @@ func serverLines(cfg *config.Config) map[string]int {
 // outputs sets the step outputs and annotates the configuration lines of
 // servers that fail the policy.
 func outputs(a *githubactions.Action, cfgRel string, lines map[string]int, reports []report.DiffReport) {
-	verdict := "pass"
+	verdict := m.VerdictPass
 	counts := map[string]int{}
 	total := 0
 	for _, r := range reports {
@@ -78,9 +79,9 @@ func outputs(a *githubactions.Action, cfgRel string, lines map[string]int, repor
 			counts[k] += v
 			total += v
 		}
-		if r.Result.Verdict == "fail" {
-			if verdict == "pass" {
-				verdict = "fail"
+		if r.Result.Verdict == m.VerdictFail {
+			if verdict == m.VerdictPass {
+				verdict = m.VerdictFail
 			}
 			annotateFindings(a, cfgRel, lines[r.Server], r)
 		}

@@ -67,7 +67,7 @@ func (x *exerciser) plan() []plannedCall {
 			args = over
 			valid = argsynth.Validate(t.InputSchema, over) == nil
 		}
-		out = append(out, plannedCall{kind: "tool", name: t.Name, phase: "call:" + textsafe.Text(t.Name, maxName),
+		out = append(out, plannedCall{kind: "tool", name: t.Name, phase: m.PhaseCallPrefix + textsafe.Text(t.Name, maxName),
 			method: "tools/call", params: map[string]any{"name": t.Name, "arguments": json.RawMessage(args)}, args: args, valid: valid})
 	}
 	if len(x.o.Tools) > 0 {
@@ -91,7 +91,7 @@ func (x *exerciser) plan() []plannedCall {
 			args[a.Name] = argsynth.Text
 		}
 		b, _ := json.Marshal(args)
-		out = append(out, plannedCall{kind: "prompt", name: p.Name, phase: "prompt:" + textsafe.Text(p.Name, maxName),
+		out = append(out, plannedCall{kind: "prompt", name: p.Name, phase: m.PhasePromptPrefix + textsafe.Text(p.Name, maxName),
 			method: "prompts/get", params: map[string]any{"name": p.Name, "arguments": args}, args: b, valid: true})
 	}
 	for i, raw := range x.ses.resources {
@@ -105,7 +105,7 @@ func (x *exerciser) plan() []plannedCall {
 			continue
 		}
 		b, _ := json.Marshal(map[string]string{"uri": r.URI})
-		out = append(out, plannedCall{kind: "resource", name: r.URI, phase: "read:" + textsafe.Text(r.URI, 512),
+		out = append(out, plannedCall{kind: "resource", name: r.URI, phase: m.PhaseReadPrefix + textsafe.Text(r.URI, 512),
 			method: "resources/read", params: map[string]any{"uri": r.URI}, args: b, valid: true})
 	}
 	return out
@@ -228,7 +228,7 @@ func (x *exerciser) settle(ctx context.Context, seg *segment) {
 // it: a server that returns a credential to the model leaks it.
 func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, call *m.Call) {
 	for _, h := range canary.NewFinder(x.cs.All()).Find(raw) {
-		seg.mcpHits[pc.phase] = append(seg.mcpHits[pc.phase], m.CanaryHit{Canary: h.Canary, How: "mcp-output",
+		seg.mcpHits[pc.phase] = append(seg.mcpHits[pc.phase], m.CanaryHit{Canary: h.Canary, How: m.HowMCPOutput,
 			Evidence: pc.method + " " + textsafe.Text(pc.name, 200), Encoding: h.Encoding})
 	}
 	var res struct {

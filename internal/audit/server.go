@@ -46,7 +46,7 @@ func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
 	scan := func(what string, raw []json.RawMessage) {
 		for _, r := range raw {
 			for _, h := range finder.Find(r) {
-				hits = append(hits, m.CanaryHit{Canary: h.Canary, How: "mcp-output", Evidence: what, Encoding: h.Encoding})
+				hits = append(hits, m.CanaryHit{Canary: h.Canary, How: m.HowMCPOutput, Evidence: what, Encoding: h.Encoding})
 			}
 		}
 	}

@@ -100,7 +100,7 @@ func htmlReport(es []entry, now string) ([]byte, error) {
 func countEgress(p m.Phase) int {
 	n := 0
 	for _, c := range p.Network {
-		if c.Category == "egress" {
+		if c.Category == m.ConnEgress {
 			n++
 		}
 	}
@@ -120,7 +120,7 @@ func hostsOf(man *m.Manifest) []string {
 			}
 		}
 		for _, c := range p.Network {
-			if c.Category == "egress" {
+			if c.Category == m.ConnEgress {
 				h := c.Name
 				if h == "" {
 					h = c.Address

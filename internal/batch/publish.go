@@ -84,7 +84,7 @@ func Publish(out string) error {
 			continue
 		}
 		var thPath, dkPath string
-		if e.Verdict == "pass" {
+		if e.Verdict == m.VerdictPass {
 			// A failed audit publishes no allow-list: what it did is what
 			// nobody should allow.
 			if thPath, dkPath, err = writeProfiles(out, e); err != nil {
@@ -175,11 +175,11 @@ func VerifyFeed(out string) error {
 		if err != nil || filepath.ToSlash(p) != e.Manifest || man.Target.Version != e.Version || man.Target.Name != e.Name {
 			return fmt.Errorf("%s: %s holds %s %s", e.Server, e.Manifest, man.Target.Name, man.Target.Version)
 		}
-		if e.Verdict != "pass" && (e.ToolHive != "" || e.Docker != "") {
+		if e.Verdict != m.VerdictPass && (e.ToolHive != "" || e.Docker != "") {
 			return fmt.Errorf("%s: an allow-list published for a failed audit", e.Server)
 		}
 		for _, prof := range []string{e.ToolHive, e.Docker} {
-			if prof == "" && e.Verdict != "pass" {
+			if prof == "" && e.Verdict != m.VerdictPass {
 				continue
 			}
 			if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(prof))); err != nil {

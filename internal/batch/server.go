@@ -90,9 +90,9 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 	rec.Ecosystem, rec.Name, rec.Version = man.Target.Ecosystem, man.Target.Name, man.Target.Version
 	rec.Manifest, rec.Digest = filepath.ToSlash(rel), "sha256:"+hex.EncodeToString(sum[:])
 	rec.Counts, rec.Findings = policy.Counts(fs), fs
-	rec.Verdict = "pass"
+	rec.Verdict = m.VerdictPass
 	if policy.Failed(fs, pol.FailOn) {
-		rec.Verdict = "fail"
+		rec.Verdict = m.VerdictFail
 	}
 	rec.Reason = outcomeReason(man)
 	return rec

@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
@@ -85,7 +86,7 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 			wall := time.Since(start)
 			idle := time.Duration(0)
 			for _, pt := range res.Manifest.Run.PhaseTimingMS {
-				if pt.Phase == "idle" {
+				if pt.Phase == m.PhaseIdle {
 					idle = time.Duration(pt.MS) * time.Millisecond
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -111,7 +112,7 @@ func Outcome(reports []report.DiffReport) error {
 		switch {
 		case r.Error != "":
 			broken++
-		case r.Result.Verdict == "fail":
+		case r.Result.Verdict == m.VerdictFail:
 			failed++
 		}
 	}

@@ -92,9 +92,9 @@ func absolute(man *m.Manifest, pol policy.Policy) *diff.Result {
 	r := diff.Compare(empty, man, pol)
 	r.Changes = []diff.Change{}
 	r.Findings = policy.Evaluate(man, pol)
-	r.Verdict = "pass"
+	r.Verdict = m.VerdictPass
 	if policy.Failed(r.Findings, pol.FailOn) {
-		r.Verdict = "fail"
+		r.Verdict = m.VerdictFail
 	}
 	r.Counts = policy.Counts(r.Findings)
 	return r

@@ -35,8 +35,8 @@ func (c *classifier) absDecoy(p string) string {
 // fileHow names the canary hit of a successful access to a decoy file;
 // probes and directory changes are not hits. A create at a decoy's path
 // (the destination of a rename or link) replaces the decoy.
-var fileHow = map[string]string{m.AccessRead: "file-read", m.AccessWrite: "file-write", m.AccessDelete: "file-delete",
-	m.AccessRename: "file-rename", m.AccessCreate: "file-write"}
+var fileHow = map[string]string{m.AccessRead: m.HowFileRead, m.AccessWrite: m.HowFileWrite, m.AccessDelete: m.HowFileDelete,
+	m.AccessRename: m.HowFileRename, m.AccessCreate: m.HowFileWrite}
 
 // fileCanary records a successful access to a decoy file.
 func (c *classifier) fileCanary(p *phaseAcc, name string, fa m.FileAccess) {
@@ -49,7 +49,7 @@ func (c *classifier) fileCanary(p *phaseAcc, name string, fa m.FileAccess) {
 		ev = fa.Path + " -> " + fa.Target
 	}
 	p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: how, Evidence: ev})
-	if how == "file-read" {
+	if how == m.HowFileRead {
 		c.readCan[name] = true
 	}
 }
@@ -57,7 +57,7 @@ func (c *classifier) fileCanary(p *phaseAcc, name string, fa m.FileAccess) {
 // canaryScan records canary values found in data sent out.
 func (c *classifier) canaryScan(p *phaseAcc, data []byte, evidence string) {
 	for _, h := range c.finder.Find(data) {
-		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: "sent", Evidence: evidence, Encoding: h.Encoding})
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowSent, Evidence: evidence, Encoding: h.Encoding})
 	}
 }
 
@@ -69,7 +69,7 @@ func (c *classifier) witness() {
 			continue
 		}
 		p := c.phaseAt(w.Time)
-		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: "file-read-witness",
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: m.HowFileReadWitness,
 			Evidence: w.Path + " read without a traced open (access time changed)"})
 	}
 }

@@ -34,7 +34,7 @@ func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sink.Event, r sink
 	all.Write(r.Body)
 	hits := c.finder.Find(all.Bytes())
 	for _, h := range hits {
-		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: "sent", Evidence: where, Encoding: h.Encoding})
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowSent, Evidence: where, Encoding: h.Encoding})
 	}
 	ev := Evidence{Phase: p.Name, Time: t.UTC().Format(time.RFC3339Nano), Kind: "http", Name: conn.Name, Port: conn.Port,
 		SNI: conn.SNI, Method: r.Method, URL: c.redact(req.Scheme + "://" + orStr(r.Host, conn.Name) + r.Target),

@@ -209,11 +209,11 @@ func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op str
 		conn.Address = c.in.Layout.Normalize(a.Path)
 		switch {
 		case a.Path == "/var/run/nscd/socket" || a.Path == "/run/nscd/socket":
-			conn.Category = "runtime"
+			conn.Category = m.ConnRuntime
 		case matchAny(a.Path, sensitiveSockets) || strings.HasPrefix(a.Path, "/tmp/ssh-"):
-			conn.Category = "sensitive"
+			conn.Category = m.ConnSensitive
 		default:
-			conn.Category = "ipc"
+			conn.Category = m.ConnIPC
 		}
 	case "AF_INET", "AF_INET6":
 		if conn.Proto == "" {
@@ -226,26 +226,26 @@ func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op str
 		}
 		switch {
 		case a.Port == 53 && slices.Contains(c.in.Resolvers, a.IP):
-			conn.Category = "dns"
+			conn.Category = m.ConnDNS
 		case strings.HasPrefix(a.IP, "127.") || a.IP == "::1" || a.IP == "0.0.0.0" || a.IP == "::":
-			conn.Category = "loopback"
+			conn.Category = m.ConnLoopback
 		default:
-			conn.Category = "egress"
+			conn.Category = m.ConnEgress
 		}
 		if op == "bind" || op == "listen" {
-			conn.Category = "listener"
+			conn.Category = m.ConnListener
 		}
 	case "AF_NETLINK":
 		return // interface enumeration by the runtime
 	case "AF_PACKET":
-		conn.Proto, conn.Address, conn.Category = "raw", "packet", "egress"
+		conn.Proto, conn.Address, conn.Category = "raw", "packet", m.ConnEgress
 	default:
 		if a.Family == "" {
 			return
 		}
-		conn.Proto, conn.Address, conn.Category = "other", a.Family, "egress"
+		conn.Proto, conn.Address, conn.Category = "other", a.Family, m.ConnEgress
 	}
-	if conn.Proto == "tcp" && op == "connect" && len(c.in.Sink) > 0 && conn.Category != "loopback" {
+	if conn.Proto == "tcp" && op == "connect" && len(c.in.Sink) > 0 && conn.Category != m.ConnLoopback {
 		// Completed in mergeSink with what the sink saw of it.
 		c.tcp = append(c.tcp, &traceConn{conn: conn, ip: a.IP, port: a.Port, t: r.Time, seq: r.Seq, phase: p})
 		return

@@ -54,7 +54,7 @@ func (c *classifier) execArgv(p *phaseAcc, r trace.Record) []string {
 			break
 		}
 		for _, h := range c.finder.FindString(a) {
-			p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: "argv", Evidence: l.Normalize(r.Path), Encoding: h.Encoding})
+			p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowArgv, Evidence: l.Normalize(r.Path), Encoding: h.Encoding})
 		}
 		if c.in.Canaries != nil {
 			a = c.in.Canaries.Redact(a)

@@ -108,7 +108,7 @@ func (c *classifier) sinkTCP(p *phaseAcc, e sink.Event, t time.Time) *traceConn 
 	tc := c.matchConn(e, t)
 	if tc == nil {
 		// The sink saw a connection the tracer did not.
-		conn := m.Connection{Proto: "tcp", Op: "connect", Name: e.Name, Port: e.Port, Result: m.ResultOK, Category: "egress"}
+		conn := m.Connection{Proto: "tcp", Op: "connect", Name: e.Name, Port: e.Port, Result: m.ResultOK, Category: m.ConnEgress}
 		if !isFake(e.DstIP) {
 			conn.Address = e.DstIP
 		}
@@ -167,7 +167,7 @@ func (c *classifier) udp(p *phaseAcc, e sink.Event, t time.Time) {
 		}
 	}
 	for _, h := range c.finder.Find(e.Data) {
-		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: "sent", Evidence: where, Encoding: h.Encoding})
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowSent, Evidence: where, Encoding: h.Encoding})
 	}
 	body, enc := c.encodeBody(e.Data)
 	c.evidence = append(c.evidence, Evidence{Phase: p.Name, Time: t.UTC().Format(time.RFC3339Nano), Kind: "udp",

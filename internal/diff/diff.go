@@ -32,7 +32,7 @@ const (
 // Change is one difference in behavior.
 type Change struct {
 	Op    string `json:"op"`
-	Area  string `json:"area"` // outcome, tool, file, process, network, dns, request, canary, alert, server-request, call
+	Area  string `json:"area"` // one of manifest.Area*
 	Phase string `json:"phase,omitempty"`
 	// Subject identifies what changed (a path, host, tool name).
 	Subject string `json:"subject"`
@@ -64,7 +64,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 		New: Version{new.Target.Ecosystem, new.Target.Name, new.Target.Version},
 	}
 	if old.Outcome.Status != new.Outcome.Status {
-		r.add(Change{Op: Changed, Area: "outcome", Subject: "status", Detail: old.Outcome.Status + " → " + new.Outcome.Status})
+		r.add(Change{Op: Changed, Area: m.AreaOutcome, Subject: "status", Detail: old.Outcome.Status + " → " + new.Outcome.Status})
 	}
 	r.tools(old, new)
 	r.phases(old, new)
@@ -72,9 +72,9 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 	r.calls(old, new)
 	r.findings(old, new, pol)
 	r.FailOn = pol.FailOn
-	r.Verdict = "pass"
+	r.Verdict = m.VerdictPass
 	if policy.Failed(r.Findings, pol.FailOn) {
-		r.Verdict = "fail"
+		r.Verdict = m.VerdictFail
 	}
 	r.Counts = policy.Counts(r.Findings)
 	slices.SortStableFunc(r.Changes, func(a, b Change) int {
@@ -92,7 +92,8 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 }
 
 func areaOrder(a string) string {
-	order := []string{"outcome", "canary", "tool", "request", "network", "dns", "file", "process", "alert", "server-request", "call"}
+	order := []string{m.AreaOutcome, m.AreaCanary, m.AreaTool, m.AreaRequest, m.AreaNetwork, m.AreaDNS, m.AreaFile, m.AreaProcess, m.AreaAlert,
+		m.AreaServerRequest, m.AreaCall}
 	if i := slices.Index(order, a); i >= 0 {
 		return fmt.Sprintf("%02d", i)
 	}
@@ -113,7 +114,7 @@ func (r *Result) tools(old, new *m.Manifest) {
 		o, ok := before[t.Name]
 		switch {
 		case !ok:
-			r.add(Change{Op: Added, Area: "tool", Subject: t.Name, Detail: textsafe.OneLine(t.Description, 160)})
+			r.add(Change{Op: Added, Area: m.AreaTool, Subject: t.Name, Detail: textsafe.OneLine(t.Description, 160)})
 		case o.Digest != t.Digest:
 			var parts []string
 			if o.Description != t.Description {
@@ -125,12 +126,12 @@ func (r *Result) tools(old, new *m.Manifest) {
 			if o.Title != t.Title && len(parts) == 0 {
 				parts = append(parts, "title: "+TextDiff(o.Title, t.Title))
 			}
-			r.add(Change{Op: Changed, Area: "tool", Subject: t.Name, Detail: strings.Join(parts, "; ")})
+			r.add(Change{Op: Changed, Area: m.AreaTool, Subject: t.Name, Detail: strings.Join(parts, "; ")})
 		}
 	}
 	for _, t := range old.Tools {
 		if _, ok := after[t.Name]; !ok {
-			r.add(Change{Op: Removed, Area: "tool", Subject: t.Name})
+			r.add(Change{Op: Removed, Area: m.AreaTool, Subject: t.Name})
 		}
 	}
 }
@@ -172,10 +173,10 @@ func entries(man *m.Manifest) map[string]entry {
 			if f.Target != "" {
 				d += ", -> " + f.Target
 			}
-			put(entry{"file", p.Name, fmt.Sprintf("%s %s (%s)", f.Access, f.Path, f.Result), d})
+			put(entry{m.AreaFile, p.Name, fmt.Sprintf("%s %s (%s)", f.Access, f.Path, f.Result), d})
 		}
 		for _, pr := range p.Processes {
-			put(entry{"process", p.Name, strings.Join(pr.Argv, " "), pr.Path + " " + pr.Result})
+			put(entry{m.AreaProcess, p.Name, strings.Join(pr.Argv, " "), pr.Path + " " + pr.Result})
 		}
 		for _, c := range p.Network {
 			host := c.Name
@@ -186,19 +187,19 @@ func entries(man *m.Manifest) map[string]entry {
 			if c.SNI != "" || c.Protocol != "" {
 				d += fmt.Sprintf(", %s sni=%s tls=%s", c.Protocol, c.SNI, c.TLS)
 			}
-			put(entry{"network", p.Name, fmt.Sprintf("%s %s %s:%d", c.Proto, c.Op, host, c.Port), d})
+			put(entry{m.AreaNetwork, p.Name, fmt.Sprintf("%s %s %s:%d", c.Proto, c.Op, host, c.Port), d})
 		}
 		for _, q := range p.DNS {
-			put(entry{"dns", p.Name, q.Name + " " + q.Type, q.Server})
+			put(entry{m.AreaDNS, p.Name, q.Name + " " + q.Type, q.Server})
 		}
 		for _, h := range p.Canaries {
-			put(entry{"canary", p.Name, h.Canary + " " + h.How + " " + h.Evidence, h.Encoding})
+			put(entry{m.AreaCanary, p.Name, h.Canary + " " + h.How + " " + h.Evidence, h.Encoding})
 		}
 		for _, a := range p.Alerts {
-			put(entry{"alert", p.Name, a.Kind + ": " + a.Detail, ""})
+			put(entry{m.AreaAlert, p.Name, a.Kind + ": " + a.Detail, ""})
 		}
 		for _, s := range p.ServerRequests {
-			put(entry{"server-request", p.Name, s.Method, s.Answer})
+			put(entry{m.AreaServerRequest, p.Name, s.Method, s.Answer})
 		}
 	}
 	return out
@@ -273,7 +274,7 @@ func (r *Result) requests(old, new *m.Manifest) {
 	for k, a := range after {
 		b, ok := before[k]
 		if !ok {
-			r.add(Change{Op: Added, Area: "request", Phase: a.phases[0], Subject: k.String(),
+			r.add(Change{Op: Added, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(),
 				Detail: fmt.Sprintf("fields %v, emails %v, hosts %v", uniq(a.fields), uniq(a.emails), uniq(a.hosts))})
 			continue
 		}
@@ -285,16 +286,16 @@ func (r *Result) requests(old, new *m.Manifest) {
 			{"host in payload", b.hosts, a.hosts}, {"query parameter", b.queries, a.queries}, {"header", b.headers, a.headers},
 		} {
 			for _, x := range newItems(d.old, d.new) {
-				r.add(Change{Op: Added, Area: "request", Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x})
+				r.add(Change{Op: Added, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x})
 			}
 			for _, x := range newItems(d.new, d.old) {
-				r.add(Change{Op: Removed, Area: "request", Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x})
+				r.add(Change{Op: Removed, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x})
 			}
 		}
 	}
 	for k, b := range before {
 		if _, ok := after[k]; !ok {
-			r.add(Change{Op: Removed, Area: "request", Phase: b.phases[0], Subject: k.String()})
+			r.add(Change{Op: Removed, Area: m.AreaRequest, Phase: b.phases[0], Subject: k.String()})
 		}
 	}
 }
@@ -313,7 +314,7 @@ func (r *Result) calls(old, new *m.Manifest) {
 	}
 	for _, c := range new.Calls {
 		if o, ok := before[c.Phase]; ok && o.Outcome != c.Outcome {
-			r.add(Change{Op: Changed, Area: "call", Phase: c.Phase, Subject: c.Name, Detail: o.Outcome + " → " + c.Outcome})
+			r.add(Change{Op: Changed, Area: m.AreaCall, Phase: c.Phase, Subject: c.Name, Detail: o.Outcome + " → " + c.Outcome})
 		}
 	}
 }
@@ -360,20 +361,20 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 	supplied := suppliedEmails(new)
 	for _, c := range r.Changes {
 		switch {
-		case c.Area == "tool" && c.Op == Changed && strings.HasPrefix(c.Detail, "description:"):
+		case c.Area == m.AreaTool && c.Op == Changed && strings.HasPrefix(c.Detail, "description:"):
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Medium, Kind: policy.KindTool, Subject: "tool " + c.Subject,
 				Summary: "tool " + c.Subject + " changed its description", Evidence: textsafe.OneLine(c.Detail, 400)})
-		case c.Area == "tool" && c.Op == Changed:
+		case c.Area == m.AreaTool && c.Op == Changed:
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindTool, Subject: "tool " + c.Subject,
 				Summary: "tool " + c.Subject + " changed its input schema"})
-		case c.Area == "tool" && c.Op == Added:
+		case c.Area == m.AreaTool && c.Op == Added:
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindTool, Subject: "tool " + c.Subject,
 				Summary: "new tool " + c.Subject, Evidence: c.Detail})
-		case c.Area == "request" && c.Op == Added && strings.HasPrefix(c.Detail, "body field "):
+		case c.Area == m.AreaRequest && c.Op == Added && strings.HasPrefix(c.Detail, "body field "):
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.High, Kind: KindPayload, Phase: c.Phase,
 				Subject: c.Subject + " " + c.Detail, Summary: "the payload to " + c.Subject + " gained a field",
 				Evidence: strings.TrimPrefix(c.Detail, "body field ")})
-		case c.Area == "request" && c.Op == Added && strings.HasPrefix(c.Detail, "email in payload "):
+		case c.Area == m.AreaRequest && c.Op == Added && strings.HasPrefix(c.Detail, "email in payload "):
 			e := strings.TrimPrefix(c.Detail, "email in payload ")
 			if slices.Contains(supplied, e) {
 				continue
@@ -381,11 +382,11 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.High, Kind: KindPayload, Phase: c.Phase,
 				Subject: c.Subject + " " + c.Detail, Summary: "the payload to " + c.Subject + " carries an address the caller did not supply",
 				Evidence: e})
-		case c.Area == "request" && c.Op == Added && strings.HasPrefix(c.Detail, "host in payload "):
+		case c.Area == m.AreaRequest && c.Op == Added && strings.HasPrefix(c.Detail, "host in payload "):
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Medium, Kind: KindPayload, Phase: c.Phase,
 				Subject: c.Subject + " " + c.Detail, Summary: "the payload to " + c.Subject + " names a new host",
 				Evidence: strings.TrimPrefix(c.Detail, "host in payload ")})
-		case c.Area == "request" && c.Op == Added && strings.HasPrefix(c.Detail, "header "):
+		case c.Area == m.AreaRequest && c.Op == Added && strings.HasPrefix(c.Detail, "header "):
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: KindPayload, Phase: c.Phase,
 				Subject: c.Subject + " " + c.Detail, Summary: "requests to " + c.Subject + " carry a new header",
 				Evidence: strings.TrimPrefix(c.Detail, "header ")})

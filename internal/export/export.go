@@ -31,7 +31,7 @@ func Endpoints(man *m.Manifest) []Endpoint {
 	seen := map[Endpoint]bool{}
 	for _, p := range man.Phases {
 		for _, c := range p.Network {
-			if c.Category != "egress" || c.Port == 0 || (c.Proto != "tcp" && c.Proto != "udp") {
+			if c.Category != m.ConnEgress || c.Port == 0 || (c.Proto != "tcp" && c.Proto != "udp") {
 				continue
 			}
 			h := c.Name

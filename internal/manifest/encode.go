@@ -90,7 +90,7 @@ func Canonicalize(m *Manifest) {
 	// Calls keep their order: it is the order they were made in.
 	m.Calls = nonNil(m.Calls)
 	slices.SortStableFunc(m.Phases, func(a, b Phase) int {
-		return cmp.Or(cmp.Compare(phaseRank(a.Name), phaseRank(b.Name)), strings.Compare(a.Name, b.Name))
+		return cmp.Or(cmp.Compare(PhaseRank(a.Name), PhaseRank(b.Name)), strings.Compare(a.Name, b.Name))
 	})
 
 	m.Run.PhaseTimingMS = nonNil(m.Run.PhaseTimingMS)
@@ -189,25 +189,6 @@ func mergePhases(in []Phase) []Phase {
 		}
 	}
 	return out
-}
-
-// phaseRank orders phases as they happen: install, startup, calls, idle.
-func phaseRank(name string) int {
-	switch {
-	case name == PhaseInstall:
-		return 0
-	case name == PhaseStartup:
-		return 1
-	case strings.HasPrefix(name, "call:"):
-		return 2
-	case strings.HasPrefix(name, "prompt:"):
-		return 3
-	case strings.HasPrefix(name, "read:"):
-		return 4
-	case name == PhaseIdle:
-		return 5
-	}
-	return 6
 }
 
 // ToolDigest pins a tool: sha256 over its name, description and canonical

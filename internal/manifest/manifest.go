@@ -101,14 +101,6 @@ type Resource struct {
 	MimeType string `json:"mime_type,omitempty"`
 }
 
-// Phase names. Tool calls use "call:<tool>", prompt gets
-// "prompt:<name>", resource reads "read:<uri>".
-const (
-	PhaseInstall = "install"
-	PhaseStartup = "startup"
-	PhaseIdle    = "idle"
-)
-
 // Call outcomes.
 const (
 	CallOK         = "ok"

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
 // canaryFindings report canary hits. Allow-lists never apply: a canary
@@ -18,12 +19,12 @@ func canaryFindings(pe *phaseEval) []Finding {
 			ev += " (" + h.Encoding + "-encoded)"
 		}
 		sev := Critical
-		if h.How == "mcp-output" {
+		if h.How == m.HowMCPOutput {
 			// Handed to the client and its model, not to a third party:
 			// exposure rather than exfiltration.
 			sev = High
 		}
-		if h.Canary == "file:"+canary.WorkspaceEnv && (h.How == "file-read" || h.How == "file-read-witness") {
+		if h.Canary == "file:"+canary.WorkspaceEnv && (h.How == m.HowFileRead || h.How == m.HowFileReadWitness) {
 			// dotenv loads the .env of the working directory at startup;
 			// many servers do. The user's project secrets then live in the
 			// server's environment: worth knowing, not yet a theft (any
@@ -32,7 +33,7 @@ func canaryFindings(pe *phaseEval) []Finding {
 				"read the .env file of its working directory (dotenv does this at startup)", ev})
 			continue
 		}
-		if h.Given && (h.How == "sent" || h.How == "argv") {
+		if h.Given && (h.How == m.HowSent || h.How == m.HowArgv) {
 			// The server was given this credential to use it: sending it
 			// to its API is its job. Where it went is worth seeing (and
 			// a new destination is a new host); it is not a theft.
@@ -47,17 +48,17 @@ func canaryFindings(pe *phaseEval) []Finding {
 
 func describeHow(how string) string {
 	switch how {
-	case "file-read":
+	case m.HowFileRead:
 		return "decoy file read"
-	case "file-read-witness":
+	case m.HowFileReadWitness:
 		return "decoy file read without a traced open (seen by its access time)"
-	case "file-write", "file-delete", "file-rename":
+	case m.HowFileWrite, m.HowFileDelete, m.HowFileRename:
 		return "decoy file modified (" + strings.TrimPrefix(how, "file-") + ")"
-	case "sent":
+	case m.HowSent:
 		return "value sent over the network"
-	case "argv":
+	case m.HowArgv:
 		return "value passed to a process"
-	case "mcp-output":
+	case m.HowMCPOutput:
 		return "value returned to the MCP client"
 	}
 	return how

@@ -32,16 +32,16 @@ func networkFindings(pe *phaseEval) []Finding {
 			subject = c.Address
 		}
 		switch c.Category {
-		case "egress":
+		case m.ConnEgress:
 			if pe.pol.Allow.host(subject) || pe.pol.Allow.host(c.Address) || pe.hosts[subject] {
 				continue
 			}
 			pe.hosts[subject] = true
 			out = append(out, Finding{High, KindHost, ph.Name, subject, fmt.Sprintf("contacted %s", endpoint(c)),
 				fmt.Sprintf("%s %s %s", c.Proto, c.Op, c.Result)})
-		case "listener":
+		case m.ConnListener:
 			out = append(out, Finding{Medium, KindListener, ph.Name, endpoint(c), "opened a listening socket", c.Proto + " " + c.Op})
-		case "sensitive":
+		case m.ConnSensitive:
 			out = append(out, Finding{High, KindSensitive, ph.Name, c.Address, "connected to a privileged local socket", c.Address + " " + c.Result})
 		}
 	}

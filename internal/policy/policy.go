@@ -98,7 +98,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	out = append(out, outcomeFindings(man)...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), strings.Compare(a.Kind, b.Kind),
-			cmp.Compare(phaseOrder(a.Phase), phaseOrder(b.Phase)), strings.Compare(a.Phase, b.Phase), strings.Compare(a.Subject, b.Subject))
+			cmp.Compare(m.PhaseRank(a.Phase), m.PhaseRank(b.Phase)), strings.Compare(a.Phase, b.Phase), strings.Compare(a.Subject, b.Subject))
 	})
 	return slices.CompactFunc(out, func(a, b Finding) bool { return a.Key() == b.Key() && a.Severity == b.Severity })
 }
@@ -113,25 +113,6 @@ func outcomeFindings(man *m.Manifest) []Finding {
 		return []Finding{{Low, KindOutcome, "", man.Outcome.Status, "the server was killed: " + man.Outcome.Reason, ""}}
 	}
 	return []Finding{{Info, KindOutcome, "", man.Outcome.Status, "the server did not run normally: " + man.Outcome.Reason, ""}}
-}
-
-// phaseOrder sorts findings in the order the phases run.
-func phaseOrder(p string) int {
-	switch {
-	case p == m.PhaseInstall:
-		return 0
-	case p == m.PhaseStartup:
-		return 1
-	case strings.HasPrefix(p, "call:"):
-		return 2
-	case strings.HasPrefix(p, "prompt:"):
-		return 3
-	case strings.HasPrefix(p, "read:"):
-		return 4
-	case p == m.PhaseIdle:
-		return 5
-	}
-	return 6
 }
 
 // Failed reports whether any finding is at or above the threshold.

@@ -14,7 +14,7 @@ import (
 func processFindings(pe *phaseEval) []Finding {
 	var out []Finding
 	ph := pe.phase
-	egress := slices.ContainsFunc(ph.Network, func(c m.Connection) bool { return c.Category == "egress" })
+	egress := slices.ContainsFunc(ph.Network, func(c m.Connection) bool { return c.Category == m.ConnEgress })
 	for _, p := range ph.Processes {
 		if isServerProcess(pe.man, p) || pe.pol.Allow.process(p.Path) {
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/diff"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
@@ -123,7 +124,7 @@ var icons = map[policy.Severity]string{policy.Critical: "🔴", policy.High: "�
 func markdownDiffs(w io.Writer, reports []DiffReport) error {
 	failed := 0
 	for _, r := range reports {
-		if r.Error != "" || r.Result != nil && r.Result.Verdict == "fail" {
+		if r.Error != "" || r.Result != nil && r.Result.Verdict == m.VerdictFail {
 			failed++
 		}
 	}
@@ -144,7 +145,7 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 		}
 		res := r.Result
 		verdict := "✅ within policy"
-		if res.Verdict == "fail" {
+		if res.Verdict == m.VerdictFail {
 			verdict = "❌ fails policy"
 		}
 		fmt.Fprintf(w, "%s (fails on %s and above). ", verdict, res.FailOn)

@@ -112,7 +112,7 @@ func phaseLine(p m.Phase) string {
 	}
 	egress := 0
 	for _, c := range p.Network {
-		if c.Category != "runtime" && c.Category != "dns" {
+		if c.Category != m.ConnRuntime && c.Category != m.ConnDNS {
 			egress++
 		}
 	}

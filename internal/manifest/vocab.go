@@ -1,0 +1,125 @@
+package manifest
+
+import "strings"
+
+// The words below are written into manifests, diffs and check results and
+// compared by the packages that read them back (classify writes a connection
+// category, policy judges it, export publishes it). Each is spelled once
+// here: a typo in a literal would compile and silently skip a policy rule.
+// The values are part of the published formats and must not change.
+
+// Phase names. Calls get one phase each, named by a prefix and the tool,
+// prompt or resource: "call:<tool>", "prompt:<name>", "read:<uri>".
+const (
+	// PhaseInstall is the package's installation, lifecycle scripts included.
+	PhaseInstall = "install"
+	// PhaseStartup runs from the server's start until the calls begin.
+	PhaseStartup = "startup"
+	// PhaseIdle is the server left alone after the calls.
+	PhaseIdle = "idle"
+
+	// PhaseCallPrefix starts the phase of a tool call.
+	PhaseCallPrefix = "call:"
+	// PhasePromptPrefix starts the phase of a prompt get.
+	PhasePromptPrefix = "prompt:"
+	// PhaseReadPrefix starts the phase of a resource read.
+	PhaseReadPrefix = "read:"
+)
+
+// PhaseRank orders phase names as they happen in a run: install, startup,
+// tool calls, prompt gets, resource reads, idle, then anything unknown.
+// Phases of the same rank are ordered by name by the caller.
+func PhaseRank(name string) int {
+	switch {
+	case name == PhaseInstall:
+		return 0
+	case name == PhaseStartup:
+		return 1
+	case strings.HasPrefix(name, PhaseCallPrefix):
+		return 2
+	case strings.HasPrefix(name, PhasePromptPrefix):
+		return 3
+	case strings.HasPrefix(name, PhaseReadPrefix):
+		return 4
+	case name == PhaseIdle:
+		return 5
+	}
+	return 6
+}
+
+// Connection categories (Connection.Category). Policy judges a connection
+// by its category alone, so an unknown word here is a connection no rule
+// looks at.
+const (
+	// ConnDNS is a query to the sandbox's own resolver.
+	ConnDNS = "dns"
+	// ConnRuntime is the nscd socket glibc tries on every lookup.
+	ConnRuntime = "runtime"
+	// ConnLoopback is a connection to the server's own host.
+	ConnLoopback = "loopback"
+	// ConnListener is a bind or listen: the server offers a service.
+	ConnListener = "listener"
+	// ConnIPC is any other unix socket.
+	ConnIPC = "ipc"
+	// ConnSensitive is a privileged local socket (Docker, containerd,
+	// D-Bus, ssh-agent): a way out of the sandbox or into the user's keys.
+	ConnSensitive = "sensitive"
+	// ConnEgress is traffic meant to leave the machine.
+	ConnEgress = "egress"
+)
+
+// How a canary was touched (CanaryHit.How).
+const (
+	// HowFileRead is a traced read of a decoy file.
+	HowFileRead = "file-read"
+	// HowFileWrite is a write to or creation of a decoy file.
+	HowFileWrite = "file-write"
+	// HowFileDelete is the removal of a decoy file.
+	HowFileDelete = "file-delete"
+	// HowFileRename is a decoy file renamed away.
+	HowFileRename = "file-rename"
+	// HowFileReadWitness is a decoy file whose access time moved although
+	// no traced open explains it: read by something the tracer missed.
+	HowFileReadWitness = "file-read-witness"
+	// HowSent is the canary's value found in data handed to the network.
+	HowSent = "sent"
+	// HowArgv is the canary's value passed to a process.
+	HowArgv = "argv"
+	// HowMCPOutput is the canary's value in what the server said over MCP.
+	HowMCPOutput = "mcp-output"
+)
+
+// Verdicts of a diff or check under a policy.
+const (
+	// VerdictPass means no finding reached the policy's fail-on severity.
+	VerdictPass = "pass"
+	// VerdictFail means at least one finding did.
+	VerdictFail = "fail"
+)
+
+// Areas of a manifest a behavior change is reported in (diff.Change.Area).
+// They follow the manifest's sections, so a reader can find the evidence.
+const (
+	// AreaOutcome is a change in how the run ended.
+	AreaOutcome = "outcome"
+	// AreaTool is an advertised tool added, removed or changed.
+	AreaTool = "tool"
+	// AreaFile is a file access.
+	AreaFile = "file"
+	// AreaProcess is a program the server started.
+	AreaProcess = "process"
+	// AreaNetwork is a network endpoint.
+	AreaNetwork = "network"
+	// AreaDNS is a DNS question.
+	AreaDNS = "dns"
+	// AreaRequest is an application-level request the sink read.
+	AreaRequest = "request"
+	// AreaCanary is a canary hit.
+	AreaCanary = "canary"
+	// AreaAlert is an anti-analysis alert or a gap in the evidence.
+	AreaAlert = "alert"
+	// AreaServerRequest is a request the server made of the client.
+	AreaServerRequest = "server-request"
+	// AreaCall is a change in a call's outcome.
+	AreaCall = "call"
+)
