@@ -14,7 +14,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
@@ -50,7 +50,7 @@ type Options struct {
 	// Network is sinkhole (default), none or open.
 	Network string
 	// Responses are canned HTTP answers per host for the sinkhole.
-	Responses map[string]sink.Response
+	Responses map[string]sinklog.Response
 	// TrustFiles are CA bundles the server trusts in open mode (the host's
 	// NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, --ca-file).
 	TrustFiles []string

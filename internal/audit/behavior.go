@@ -12,7 +12,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
@@ -85,14 +85,14 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 
 // readSink decodes the network sink's log; a log that could not be read or
 // was cut short is a note, not a failure.
-func readSink(art *sandbox.Artifacts, man *m.Manifest) []sink.Event {
-	var events []sink.Event
+func readSink(art *sandbox.Artifacts, man *m.Manifest) []sinklog.Event {
+	var events []sinklog.Event
 	if art.SinkErr != nil {
 		man.Run.Notes = append(man.Run.Notes, "the network sink's log could not be read: "+textsafe.Text(art.SinkErr.Error(), 200))
 	}
 	if art.SinkLog != nil {
-		var rs sink.ReadStats
-		events, rs = sink.Read(art.SinkLog, 0)
+		var rs sinklog.ReadStats
+		events, rs = sinklog.Read(art.SinkLog, 0)
 		if rs.Truncated {
 			man.Run.Notes = append(man.Run.Notes, "the network sink's log reached its size limit")
 		}

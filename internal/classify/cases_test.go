@@ -12,7 +12,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
@@ -66,7 +66,7 @@ func TestCases(t *testing.T) {
 }
 
 // runCase classifies one case the way the audit does: the trace parsed
-// with default limits, the sink log read with sink.Read.
+// with default limits, the sink log read with sinklog.Read.
 func runCase(t *testing.T, base string) []byte {
 	t.Helper()
 	cs := canary.Generate(nil)
@@ -87,8 +87,8 @@ func runCase(t *testing.T, base string) []byte {
 		TraceTruncated: tr.Stats.Truncated || cut,
 	}
 	if log, err := os.ReadFile(base + ".sink.jsonl"); err == nil {
-		var st sink.ReadStats
-		in.Sink, st = sink.Read(fillCanaries(log, cs), 0)
+		var st sinklog.ReadStats
+		in.Sink, st = sinklog.Read(fillCanaries(log, cs), 0)
 		if st.Malformed != 0 {
 			t.Fatalf("%s.sink.jsonl has %d malformed lines", base, st.Malformed)
 		}
@@ -127,7 +127,7 @@ func fillCanaries(b []byte, cs *canary.Set) []byte {
 
 // fillSink fills the placeholders in the sink's byte fields, which the log
 // carries base64-encoded.
-func fillSink(evs []sink.Event, cs *canary.Set) {
+func fillSink(evs []sinklog.Event, cs *canary.Set) {
 	for i := range evs {
 		e := &evs[i]
 		e.First, e.Data = fillCanaries(e.First, cs), fillCanaries(e.Data, cs)

@@ -17,7 +17,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
@@ -46,7 +46,7 @@ type Input struct {
 	Resolvers []string
 	Witness   []WitnessRead
 	// Sink is the network sink's log, when a sink ran.
-	Sink []sink.Event
+	Sink []sinklog.Event
 	// TraceTruncated suppresses alerts that assume a complete trace.
 	TraceTruncated bool
 	// ServerRequests are requests the server made of the client.

@@ -13,13 +13,13 @@ import (
 	"unicode/utf8"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // request records an HTTP request the sink decoded: its shape for the
 // manifest, the canary values it carried, and the request in full for the
 // evidence file.
-func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sink.Event, r sink.HTTPRequest, t time.Time) {
+func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sinklog.Event, r sinklog.HTTPRequest, t time.Time) {
 	req := requestShape(conn, r)
 	if tc != nil {
 		req.Process = tc.conn.Process
@@ -56,7 +56,7 @@ func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sink.Event, r sink
 // path, the names of query keys, headers and body fields, and the hosts
 // and e-mail addresses named anywhere in it. Values stay out, so the
 // manifest is stable across runs.
-func requestShape(conn sink.Event, r sink.HTTPRequest) m.Request {
+func requestShape(conn sinklog.Event, r sinklog.HTTPRequest) m.Request {
 	scheme := "http"
 	if conn.Proto == "tls" {
 		scheme = "https"

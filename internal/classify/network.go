@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
@@ -191,7 +191,7 @@ func (c *classifier) endpointName(a *trace.SockAddr) string {
 	return endpoint(a)
 }
 
-var fakeNet = func() *net.IPNet { _, n, _ := net.ParseCIDR(sink.FakeNet); return n }()
+var fakeNet = func() *net.IPNet { _, n, _ := net.ParseCIDR(sinklog.FakeNet); return n }()
 
 // isFake reports whether an address is one the sink's resolver made up.
 func isFake(ip string) bool {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // traceConn is a TCP connect from the trace, waiting to be matched with
@@ -32,7 +32,7 @@ func sinkTime(f float64) time.Time {
 // namesFromSink maps addresses to the names they were answered for.
 func (c *classifier) namesFromSink() {
 	for _, e := range c.in.Sink {
-		if e.Kind != "dns" {
+		if e.Kind != sinklog.KindDNS {
 			continue
 		}
 		for _, a := range e.Answer {
@@ -47,7 +47,7 @@ func (c *classifier) namesFromSink() {
 // sink saw, what each TCP connection carried, HTTP requests, UDP payloads.
 func (c *classifier) mergeSink() {
 	evs := slices.Clone(c.in.Sink)
-	slices.SortStableFunc(evs, func(a, b sink.Event) int {
+	slices.SortStableFunc(evs, func(a, b sinklog.Event) int {
 		switch {
 		case a.Time < b.Time:
 			return -1
@@ -57,23 +57,23 @@ func (c *classifier) mergeSink() {
 		return 0
 	})
 	byID := map[int]*traceConn{}
-	sinkConn := map[int]sink.Event{}
+	sinkConn := map[int]sinklog.Event{}
 	for _, e := range evs {
 		t := sinkTime(e.Time)
 		p := c.phaseAt(t)
 		switch e.Kind {
-		case "dns":
+		case sinklog.KindDNS:
 			c.sinkDNS(p, e)
-		case "tcp":
+		case sinklog.KindTCP:
 			sinkConn[e.ID] = e
 			byID[e.ID] = c.sinkTCP(p, e, t)
-		case "http":
+		case sinklog.KindHTTP:
 			tc := byID[e.ID]
 			conn := sinkConn[e.ID]
 			for _, r := range e.Requests {
 				c.request(p, tc, conn, r, t)
 			}
-		case "udp":
+		case sinklog.KindUDP:
 			c.udp(p, e, t)
 		}
 	}
@@ -84,7 +84,7 @@ func (c *classifier) mergeSink() {
 
 // sinkDNS records a question the sink answered, unless the trace already
 // showed it, and scans the name for canary values smuggled in labels.
-func (c *classifier) sinkDNS(p *phaseAcc, e sink.Event) {
+func (c *classifier) sinkDNS(p *phaseAcc, e sinklog.Event) {
 	if e.Name == "" {
 		return
 	}
@@ -104,7 +104,7 @@ func (c *classifier) sinkDNS(p *phaseAcc, e sink.Event) {
 // sinkTCP completes the traced connect the sink's connection belongs to
 // with its protocol and first bytes, or adds the connection when the trace
 // missed it.
-func (c *classifier) sinkTCP(p *phaseAcc, e sink.Event, t time.Time) *traceConn {
+func (c *classifier) sinkTCP(p *phaseAcc, e sinklog.Event, t time.Time) *traceConn {
 	tc := c.matchConn(e, t)
 	if tc == nil {
 		// The sink saw a connection the tracer did not.
@@ -138,7 +138,7 @@ func orStr(a, b string) string {
 
 // matchConn pairs a sink connection with the earliest unmatched traced
 // connect to the same address and port that started before it.
-func (c *classifier) matchConn(e sink.Event, t time.Time) *traceConn {
+func (c *classifier) matchConn(e sinklog.Event, t time.Time) *traceConn {
 	var best *traceConn
 	for _, tc := range c.tcp {
 		if tc.matched || tc.ip != e.DstIP || tc.port != e.Port || tc.t.After(t.Add(time.Second)) {
@@ -156,7 +156,7 @@ func (c *classifier) matchConn(e sink.Event, t time.Time) *traceConn {
 
 // udp records a datagram the sink received, named by the traced send that
 // carried the same bytes.
-func (c *classifier) udp(p *phaseAcc, e sink.Event, t time.Time) {
+func (c *classifier) udp(p *phaseAcc, e sinklog.Event, t time.Time) {
 	// The destination of a redirected datagram is only in the trace: find
 	// the traced send carrying the same bytes.
 	where := "udp datagram (destination not traced)"

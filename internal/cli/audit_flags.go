@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // The audit command's flags that carry small languages of their own.
@@ -70,8 +70,8 @@ func parseToolArgs(specs []string) (map[string]json.RawMessage, error) {
 }
 
 // parseResponses reads --http-response HOST=STATUS[:FILE] flags.
-func parseResponses(specs []string) (map[string]sink.Response, error) {
-	out := map[string]sink.Response{}
+func parseResponses(specs []string) (map[string]sinklog.Response, error) {
+	out := map[string]sinklog.Response{}
 	for _, s := range specs {
 		host, rest, ok := strings.Cut(s, "=")
 		if !ok || host == "" {
@@ -82,7 +82,7 @@ func parseResponses(specs []string) (map[string]sink.Response, error) {
 		if err != nil || code < 100 || code > 599 {
 			return nil, fmt.Errorf("%w: --http-response: bad status %q", ErrUsage, status)
 		}
-		r := sink.Response{Status: code, ContentType: "application/json", Body: "{}"}
+		r := sinklog.Response{Status: code, ContentType: "application/json", Body: "{}"}
 		if file != "" {
 			b, err := os.ReadFile(file)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // runSink is the hidden `mcp-audit sink` command: the network sink, run by
@@ -25,7 +26,7 @@ func runSink(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrUsage, err)
 	}
-	var cfg sink.Config
+	var cfg sinklog.Config
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		return fmt.Errorf("%w: sink config: %v", ErrUsage, err)
 	}

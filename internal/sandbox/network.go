@@ -20,6 +20,7 @@ import (
 	"github.com/moby/moby/client"
 
 	"github.com/mcp-audit/mcp-audit/internal/sink"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // Network modes.
@@ -37,7 +38,7 @@ type Network struct {
 	// TrustPEM are extra CA certificates the server should trust in open
 	// mode (corporate TLS proxies): the host's NODE_EXTRA_CA_CERTS etc.
 	TrustPEM  []byte
-	Responses map[string]sink.Response
+	Responses map[string]sinklog.Response
 	// Upstream is the resolver the open mode forwards to; default: the
 	// engine's resolver for the sink container.
 	Upstream string
@@ -170,7 +171,7 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 		return nil, fmt.Errorf("creating sink container: %w", err)
 	}
 	sr := &sinkRun{id: created.ID, ready: make(chan error, 1), stderr: NewTail(8 << 10)}
-	cfg := sink.Config{
+	cfg := sinklog.Config{
 		Mode: spec.Net.Mode, Upstream: spec.Net.Upstream, LogFile: sinkLog, CACertFile: sinkDir + "/ca.pem", CAKeyFile: sinkDir + "/ca.key",
 		Responses: spec.Net.Responses, MaxLogBytes: 64 << 20, MaxBody: 1 << 20,
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/miekg/dns"
 )
@@ -64,7 +65,7 @@ func (s *Sink) serveDNS() (func(), error) {
 	var servers []*dns.Server
 	for _, netw := range []string{"udp4", "tcp4"} {
 		started := make(chan error, 1)
-		srv := &dns.Server{Addr: ":" + strconv.Itoa(PortDNS), Net: netw, Handler: h,
+		srv := &dns.Server{Addr: ":" + strconv.Itoa(sinklog.PortDNS), Net: netw, Handler: h,
 			NotifyStartedFunc: func() { started <- nil }, ReadTimeout: 5 * time.Second}
 		go func() {
 			if err := srv.ListenAndServe(); err != nil {
@@ -99,7 +100,7 @@ func (s *Sink) handleDNS(w dns.ResponseWriter, req *dns.Msg) {
 			break
 		}
 		name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
-		ev := Event{Kind: "dns", Name: textsafe.Valid(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
+		ev := sinklog.Event{Kind: sinklog.KindDNS, Name: textsafe.Valid(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
 		if ev.QType == "" {
 			ev.QType = "TYPE" + strconv.Itoa(int(q.Qtype))
 		}
@@ -124,7 +125,7 @@ func (s *Sink) forward(w dns.ResponseWriter, req *dns.Msg) {
 	resp, _, err := c.Exchange(req, s.cfg.Upstream)
 	for _, q := range req.Question {
 		name := strings.ToLower(strings.TrimSuffix(q.Name, "."))
-		ev := Event{Kind: "dns", Name: textsafe.Valid(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
+		ev := sinklog.Event{Kind: sinklog.KindDNS, Name: textsafe.Valid(name, 253), QType: dns.TypeToString[q.Qtype], Src: w.RemoteAddr().String()}
 		if err != nil {
 			ev.Error = textsafe.Valid(err.Error(), 200)
 		} else {

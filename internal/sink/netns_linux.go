@@ -9,6 +9,7 @@ import (
 	"github.com/google/nftables"
 	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/expr"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/vishvananda/netlink"
 	"golang.org/x/sys/unix"
 )
@@ -86,11 +87,11 @@ func installRules(all bool) error {
 			&expr.Redir{RegisterProtoMin: 1})
 		add(e...)
 	}
-	redirect(unix.IPPROTO_UDP, 53, PortDNS)
-	redirect(unix.IPPROTO_TCP, 53, PortDNS)
+	redirect(unix.IPPROTO_UDP, 53, sinklog.PortDNS)
+	redirect(unix.IPPROTO_TCP, 53, sinklog.PortDNS)
 	if all {
-		redirect(unix.IPPROTO_TCP, 0, PortTCP)
-		redirect(unix.IPPROTO_UDP, 0, PortUDP)
+		redirect(unix.IPPROTO_TCP, 0, sinklog.PortTCP)
+		redirect(unix.IPPROTO_UDP, 0, sinklog.PortUDP)
 	}
 	if err := c.Flush(); err != nil {
 		return fmt.Errorf("installing nftables rules: %w", err)

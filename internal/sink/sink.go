@@ -1,3 +1,14 @@
+// Package sink is the network sinkhole. It runs as `mcp-audit sink` inside
+// a container that owns the audit's network namespace; the server's
+// container joins that namespace with no capabilities. The sink routes
+// every IPv4 destination to loopback, redirects TCP, UDP and DNS to its own
+// listeners with nftables, answers each DNS name with its own address from
+// 198.18.0.0/15, terminates TLS with a per-run CA, records what clients
+// send, and answers with harmless canned responses. Nothing leaves the
+// namespace in sinkhole mode.
+//
+// The sink writes events as JSON lines; the host reads them back as
+// untrusted input (see Read).
 package sink
 
 import (
@@ -18,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -39,7 +51,7 @@ func NewLog(w io.Writer, max int64) *Log {
 }
 
 // Emit writes one event, stamping the time when unset.
-func (l *Log) Emit(e Event) {
+func (l *Log) Emit(e sinklog.Event) {
 	if e.Time == 0 {
 		e.Time = float64(time.Now().UnixNano()) / 1e9
 	}
@@ -54,7 +66,7 @@ func (l *Log) Emit(e Event) {
 	}
 	if l.written+int64(len(b))+1 > l.max {
 		l.full = true
-		b, _ = json.Marshal(Event{Time: e.Time, Kind: "error", Error: "log size limit reached; later events dropped"})
+		b, _ = json.Marshal(sinklog.Event{Time: e.Time, Kind: sinklog.KindError, Error: "log size limit reached; later events dropped"})
 	}
 	n, _ := l.w.Write(append(b, '\n'))
 	l.written += int64(n)
@@ -62,7 +74,7 @@ func (l *Log) Emit(e Event) {
 
 // Sink is a running sinkhole.
 type Sink struct {
-	cfg    Config
+	cfg    sinklog.Config
 	log    *Log
 	names  *nameTable
 	certs  *certMinter
@@ -72,7 +84,7 @@ type Sink struct {
 
 // Run sets up the namespace per cfg.Mode, starts the listeners, reports
 // ready on stdout and serves until ctx ends.
-func Run(ctx context.Context, cfg Config, stdout io.Writer) error {
+func Run(ctx context.Context, cfg sinklog.Config, stdout io.Writer) error {
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 1 << 20
 	}
@@ -102,12 +114,12 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) error {
 	}
 	defer dnsStop()
 	if cfg.Mode == "sinkhole" {
-		tl, err := net.Listen("tcp4", ":"+strconv.Itoa(PortTCP))
+		tl, err := net.Listen("tcp4", ":"+strconv.Itoa(sinklog.PortTCP))
 		if err != nil {
 			return fmt.Errorf("listening for TCP: %w", err)
 		}
 		defer tl.Close()
-		ul, err := net.ListenPacket("udp4", ":"+strconv.Itoa(PortUDP))
+		ul, err := net.ListenPacket("udp4", ":"+strconv.Itoa(sinklog.PortUDP))
 		if err != nil {
 			return fmt.Errorf("listening for UDP: %w", err)
 		}
@@ -115,7 +127,7 @@ func Run(ctx context.Context, cfg Config, stdout io.Writer) error {
 		go s.acceptTCP(ctx, tl.(*net.TCPListener))
 		go s.serveUDP(ul)
 	}
-	s.log.Emit(Event{Kind: "ready"})
+	s.log.Emit(sinklog.Event{Kind: sinklog.KindReady})
 	fmt.Fprintln(stdout, "ready")
 	<-ctx.Done()
 	return nil
@@ -137,7 +149,7 @@ func (s *Sink) acceptTCP(ctx context.Context, l *net.TCPListener) {
 				s.handleTCP(c)
 			}()
 		default:
-			s.log.Emit(Event{Kind: "error", Error: "too many concurrent connections; one dropped"})
+			s.log.Emit(sinklog.Event{Kind: sinklog.KindError, Error: "too many concurrent connections; one dropped"})
 			c.Close()
 		}
 	}
@@ -154,7 +166,7 @@ func (p *prefixConn) Read(b []byte) (int, error) { return p.r.Read(b) }
 func (s *Sink) handleTCP(c *net.TCPConn) {
 	defer c.Close()
 	id := int(s.nextID.Add(1))
-	ev := Event{Kind: "tcp", ID: id, Src: c.RemoteAddr().String()}
+	ev := sinklog.Event{Kind: sinklog.KindTCP, ID: id, Src: c.RemoteAddr().String()}
 	if dst, err := originalDst(c); err == nil {
 		ev.Dst, ev.DstIP, ev.Port = dst.String(), dst.IP.String(), dst.Port
 		ev.Name = s.names.nameOf(dst.IP.String())
@@ -250,14 +262,14 @@ func looksHTTP(b []byte) bool {
 
 // serveHTTP reads requests on one connection and answers each with the
 // canned response for its host.
-func (s *Sink) serveHTTP(id int, conn Event, c net.Conn, r *bufio.Reader) {
+func (s *Sink) serveHTTP(id int, conn sinklog.Event, c net.Conn, r *bufio.Reader) {
 	for i := 0; i < 100; i++ {
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
 		req, err := http.ReadRequest(r)
 		if err != nil {
 			return
 		}
-		rec := HTTPRequest{Method: textsafe.Valid(req.Method, 16), Target: textsafe.Valid(req.RequestURI, 8192),
+		rec := sinklog.HTTPRequest{Method: textsafe.Valid(req.Method, 16), Target: textsafe.Valid(req.RequestURI, 8192),
 			Host: textsafe.Valid(req.Host, 253), Proto: textsafe.Valid(req.Proto, 16)}
 		keys := make([]string, 0, len(req.Header))
 		for k := range req.Header {
@@ -280,8 +292,8 @@ func (s *Sink) serveHTTP(id int, conn Event, c net.Conn, r *bufio.Reader) {
 		rec.Body = body
 		resp := s.response(req.Host, conn)
 		rec.Status = resp.Status
-		s.log.Emit(Event{Kind: "http", ID: id, Name: conn.Name, DstIP: conn.DstIP, Port: conn.Port, SNI: conn.SNI,
-			Requests: []HTTPRequest{rec}})
+		s.log.Emit(sinklog.Event{Kind: sinklog.KindHTTP, ID: id, Name: conn.Name, DstIP: conn.DstIP, Port: conn.Port, SNI: conn.SNI,
+			Requests: []sinklog.HTTPRequest{rec}})
 		fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: keep-alive\r\n\r\n%s",
 			resp.Status, http.StatusText(resp.Status), resp.ContentType, len(resp.Body), resp.Body)
 		if req.Close {
@@ -290,7 +302,7 @@ func (s *Sink) serveHTTP(id int, conn Event, c net.Conn, r *bufio.Reader) {
 	}
 }
 
-func (s *Sink) response(host string, conn Event) Response {
+func (s *Sink) response(host string, conn sinklog.Event) sinklog.Response {
 	h := host
 	if i := strings.LastIndex(h, ":"); i > 0 && !strings.Contains(h[i:], "]") {
 		h = h[:i]
@@ -306,7 +318,7 @@ func (s *Sink) response(host string, conn Event) Response {
 			return r
 		}
 	}
-	return Response{Status: 200, ContentType: "application/json", Body: "{}"}
+	return sinklog.Response{Status: 200, ContentType: "application/json", Body: "{}"}
 }
 
 func (s *Sink) serveUDP(pc net.PacketConn) {
@@ -320,6 +332,6 @@ func (s *Sink) serveUDP(pc net.PacketConn) {
 		if len(d) > 4096 {
 			d = d[:4096]
 		}
-		s.log.Emit(Event{Kind: "udp", Src: addr.String(), Length: n, Data: append([]byte(nil), d...)})
+		s.log.Emit(sinklog.Event{Kind: sinklog.KindUDP, Src: addr.String(), Length: n, Data: append([]byte(nil), d...)})
 	}
 }

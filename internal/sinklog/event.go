@@ -1,15 +1,20 @@
-// Package sink is the network sinkhole. It runs as `mcp-audit sink` inside
-// a container that owns the audit's network namespace; the server's
-// container joins that namespace with no capabilities. The sink routes
-// every IPv4 destination to loopback, redirects TCP, UDP and DNS to its own
-// listeners with nftables, answers each DNS name with its own address from
-// 198.18.0.0/15, terminates TLS with a per-run CA, records what clients
-// send, and answers with harmless canned responses. Nothing leaves the
-// namespace in sinkhole mode.
-//
-// The sink writes events as JSON lines; the host reads them back as
-// untrusted input (see Read).
-package sink
+// Package sinklog is the network sink's wire format: the configuration the
+// host hands the sink, and the JSON-lines event log the sink writes and the
+// host reads back as untrusted input (see Read). It is apart from its
+// producer so that the pure packages (classify) import a format, not
+// nftables and netlink.
+package sinklog
+
+// Kinds of event in the log.
+const (
+	KindReady = "ready"
+	KindDNS   = "dns"
+	KindTCP   = "tcp"
+	KindUDP   = "udp"
+	KindHTTP  = "http"
+	KindError = "error"
+)
+
 
 // Event is one record of the sink's log.
 type Event struct {
