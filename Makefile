@@ -37,13 +37,26 @@ bench: image ## measure tracing overhead and audit cost, ratios from one run
 study: image ## audit study/servers.yml into study/results (resumes; add JOBS=n)
 	MCP_AUDIT_SINK_BINARY=$(CURDIR)/$(BIN) $(BIN) batch --list study/servers.yml --out study/results --timeout 5m $(if $(JOBS),--jobs $(JOBS))
 
-lint: ## gofmt, go vet, go mod tidy check
+# govulncheck reads a local database built from this pinned snapshot of
+# golang.org/x/vulndb (fetched through the module proxy): bump it to see
+# newer advisories.
+VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
+VULNDB         := .cache/vulndb/$(VULNDB_VERSION)
+
+lint: $(VULNDB)/index/db.json ## gofmt, vet, mod tidy, staticcheck, govulncheck, size limits
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet $(PKGS)
 	$(GO) mod tidy -diff
+	$(GO) tool staticcheck $(PKGS)
+	$(GO) tool govulncheck -db file://$(CURDIR)/$(VULNDB) $(PKGS)
+	$(GO) run ./internal/tools/structcheck
 
-fuzz: ## fuzz the strace parser for a minute
+$(VULNDB)/index/db.json:
+	$(GO) run ./internal/tools/vulndb -version $(VULNDB_VERSION) -out $(VULNDB)
+
+fuzz: ## fuzz the strace parser and the sink log reader, a minute each
 	$(GO) test ./internal/trace -run '^$$' -fuzz FuzzParse -fuzztime 60s
+	$(GO) test ./internal/sink -run '^$$' -fuzz FuzzRead -fuzztime 60s
 
 clean: ## remove build outputs and leftover sandbox containers
 	rm -rf bin .cache demo-manifest.json

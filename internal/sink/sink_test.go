@@ -1,0 +1,181 @@
+package sink
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLooksHTTP(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"GET / HT", true},
+		{"POST /em", true},
+		{"OPTIONS ", true},
+		{"CONNECT ", true},
+		{"PAT", true}, // a short first segment that could still be PATCH
+		{"GE", false}, // too short to tell
+		{"", false},
+		{"get / HT", false}, // methods are case-sensitive
+		{"GETX / H", false},
+		{"\x16\x03\x01\x02\x00\x01\x00\x01", false}, // a TLS ClientHello
+		{"SSH-2.0-", false},
+		{"BREW /po", false},
+	} {
+		if got := looksHTTP([]byte(tc.in)); got != tc.want {
+			t.Errorf("looksHTTP(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSanitize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"api.example", 253, "api.example"},
+		{"abcdef", 3, "abc"},
+		{"bad\xffbyte", 100, "bad\uFFFDbyte"},
+		{"é", 1, "\uFFFD"}, // clipping inside a rune leaves no broken UTF-8
+		{"", 10, ""},
+	} {
+		got := sanitize(tc.in, tc.max)
+		if got != tc.want {
+			t.Errorf("sanitize(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+		if !utf8.ValidString(got) {
+			t.Errorf("sanitize(%q) is not valid UTF-8", tc.in)
+		}
+	}
+}
+
+func TestResponsePicksTheMostSpecificCannedAnswer(t *testing.T) {
+	s := &Sink{cfg: Config{Responses: map[string]Response{
+		"api.mail.example": {Status: 201, Body: `{"id":1}`},
+		"sni.example":      {Status: 202, ContentType: "text/plain", Body: "sni"},
+		"dns.example":      {Body: "dns"},
+		"*":                {Status: 404, Body: "default"},
+	}}}
+	for _, tc := range []struct {
+		name string
+		host string
+		conn Event
+		want Response
+	}{
+		{"host header", "API.Mail.Example:443", Event{}, Response{201, "application/json", `{"id":1}`}},
+		{"sni when the host is unknown", "10.0.0.1", Event{SNI: "sni.example"}, Response{202, "text/plain", "sni"}},
+		{"looked-up name", "", Event{Name: "dns.example"}, Response{200, "application/json", "dns"}},
+		{"default entry", "other.example", Event{}, Response{404, "application/json", "default"}},
+		{"IPv6 literal keeps its brackets", "[::1]", Event{}, Response{404, "application/json", "default"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, s.response(tc.host, tc.conn)); diff != "" {
+				t.Errorf("response (-want +got):\n%s", diff)
+			}
+		})
+	}
+	bare := &Sink{}
+	if diff := cmp.Diff(Response{200, "application/json", "{}"}, bare.response("x.example", Event{})); diff != "" {
+		t.Errorf("without canned responses (-want +got):\n%s", diff)
+	}
+}
+
+func TestLogStopsAtItsLimitWithOneErrorEvent(t *testing.T) {
+	var buf bytes.Buffer
+	l := NewLog(&buf, 300)
+	for i := range 20 {
+		l.Emit(Event{Time: float64(i + 1), Kind: "dns", Name: "host.example", QType: "A"})
+	}
+	evs, st := Read(buf.Bytes(), 0)
+	if !st.Truncated || st.Malformed != 0 {
+		t.Errorf("stats %+v, want truncated and nothing malformed", st)
+	}
+	last := evs[len(evs)-1]
+	if last.Kind != "error" || !strings.Contains(last.Error, "size limit") {
+		t.Errorf("last event %+v, want the size-limit error", last)
+	}
+	if len(evs) >= 20 {
+		t.Errorf("%d events, want fewer than were emitted", len(evs))
+	}
+	// The marker may overshoot the limit by itself only.
+	if int64(buf.Len()) > 300+int64(len(`{"t":20,"kind":"error","error":"log size limit reached; later events dropped"}`))+1 {
+		t.Errorf("log of %d bytes", buf.Len())
+	}
+}
+
+func TestLogStampsTime(t *testing.T) {
+	var buf bytes.Buffer
+	NewLog(&buf, 0).Emit(Event{Kind: "ready"})
+	evs, _ := Read(buf.Bytes(), 0)
+	if len(evs) != 1 || evs[0].Time < 1e9 {
+		t.Errorf("events %+v, want one with a Unix time", evs)
+	}
+}
+
+// TestServeHTTPRecordsRequests drives the request loop over an in-memory
+// connection: a POST like postmark-mcp's, then a request that closes.
+func TestServeHTTPRecordsRequests(t *testing.T) {
+	var log bytes.Buffer
+	s := &Sink{cfg: Config{MaxBody: 16, Responses: map[string]Response{"*": {Status: 200, Body: `{"ok":true}`}}}, log: NewLog(&log, 0)}
+	client, server := net.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer server.Close() // the sink's caller closes the connection
+		conn := Event{Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example"}
+		s.serveHTTP(7, conn, server, bufio.NewReader(server))
+	}()
+	body := `{"From":"a@b.example","To":"c@d.example","Bcc":"x@evil.example"}`
+	reqs := "POST /email HTTP/1.1\r\nHost: api.mail.example\r\nX-Token: t\r\nAccept: */*\r\nAccept: text/plain\r\nContent-Length: " +
+		strconv.Itoa(len(body)) + "\r\n\r\n" + body +
+		"GET /ping?x=1 HTTP/1.1\r\nHost: api.mail.example\r\nConnection: close\r\n\r\n"
+	go func() { io.WriteString(client, reqs) }()
+	answers, _ := io.ReadAll(client)
+	<-done
+	if n := strings.Count(string(answers), "HTTP/1.1 200 OK"); n != 2 {
+		t.Errorf("%d answers:\n%s", n, answers)
+	}
+	evs, st := Read(log.Bytes(), 0)
+	if st.Malformed != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	for i := range evs {
+		evs[i].Time = 0
+	}
+	want := []Event{
+		{Kind: "http", ID: 7, Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example",
+			Requests: []HTTPRequest{{Method: "POST", Target: "/email", Host: "api.mail.example", Proto: "HTTP/1.1",
+				Headers: [][2]string{{"Accept", "*/*"}, {"Accept", "text/plain"}, {"Content-Length", strconv.Itoa(len(body))}, {"X-Token", "t"}},
+				Body:    []byte(body[:16]), BodyLen: int64(len(body)), Truncated: true, Status: 200}}},
+		{Kind: "http", ID: 7, Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example",
+			Requests: []HTTPRequest{{Method: "GET", Target: "/ping?x=1", Host: "api.mail.example", Proto: "HTTP/1.1",
+				Headers: [][2]string{{"Connection", "close"}}, Status: 200}}},
+	}
+	if diff := cmp.Diff(want, evs); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+func TestPrefixConnReplaysBufferedBytes(t *testing.T) {
+	client, server := net.Pipe()
+	defer client.Close()
+	go func() { io.WriteString(client, "hello world"); client.Close() }()
+	br := bufio.NewReader(server)
+	if _, err := br.Peek(5); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(&prefixConn{Conn: server, r: br})
+	if string(got) != "hello world" {
+		t.Errorf("read %q, want the peeked bytes too", got)
+	}
+}
