@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/miekg/dns"
 )
 
@@ -27,14 +28,14 @@ func TestFakeIPAllocatesFromFakeNetInOrder(t *testing.T) {
 }
 
 func TestFakeIPStaysInsideFakeNetAndWraps(t *testing.T) {
-	fake := netip.MustParsePrefix(FakeNet)
+	fake := netip.MustParsePrefix(sinklog.FakeNet)
 	nt := newNameTable()
 	nt.next = 1<<17 - 3
 	var got []string
 	for _, name := range []string{"w1", "w2", "w3", "w4"} {
 		ip := nt.fakeIP(name)
 		if !fake.Contains(netip.MustParseAddr(ip)) {
-			t.Errorf("%s got %s, outside %s", name, ip, FakeNet)
+			t.Errorf("%s got %s, outside %s", name, ip, sinklog.FakeNet)
 		}
 		got = append(got, ip)
 	}
@@ -71,7 +72,7 @@ func (w *fakeDNSWriter) WriteMsg(m *dns.Msg) error { w.reply = m; return nil }
 
 func TestHandleDNSAnswersAWithFakeAddressesAndLogsEveryQuestion(t *testing.T) {
 	var log bytes.Buffer
-	s := &Sink{cfg: Config{Mode: "sinkhole"}, log: NewLog(&log, 0), names: newNameTable()}
+	s := &Sink{cfg: sinklog.Config{Mode: "sinkhole"}, log: NewLog(&log, 0), names: newNameTable()}
 	req := new(dns.Msg)
 	req.Question = []dns.Question{
 		{Name: "API.Mail.Example.", Qtype: dns.TypeA, Qclass: dns.ClassINET},
@@ -93,7 +94,7 @@ func TestHandleDNSAnswersAWithFakeAddressesAndLogsEveryQuestion(t *testing.T) {
 	if diff := cmp.Diff(want, answers); diff != "" {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
-	evs, st := Read(log.Bytes(), 0)
+	evs, st := sinklog.Read(log.Bytes(), 0)
 	if st.Malformed != 0 {
 		t.Errorf("stats %+v", st)
 	}
@@ -101,7 +102,7 @@ func TestHandleDNSAnswersAWithFakeAddressesAndLogsEveryQuestion(t *testing.T) {
 		evs[i].Time = 0
 	}
 	src := "10.0.0.2:40000"
-	wantEv := []Event{
+	wantEv := []sinklog.Event{
 		{Kind: "dns", Name: "api.mail.example", QType: "A", Src: src, Answer: []string{"198.18.0.1"}},
 		{Kind: "dns", Name: "api.mail.example", QType: "AAAA", Src: src},
 		{Kind: "dns", Name: "odd.example", QType: "TYPE65280", Src: src},
@@ -114,14 +115,14 @@ func TestHandleDNSAnswersAWithFakeAddressesAndLogsEveryQuestion(t *testing.T) {
 
 func TestHandleDNSBoundsQuestionsAndNames(t *testing.T) {
 	var log bytes.Buffer
-	s := &Sink{cfg: Config{Mode: "sinkhole"}, log: NewLog(&log, 0), names: newNameTable()}
+	s := &Sink{cfg: sinklog.Config{Mode: "sinkhole"}, log: NewLog(&log, 0), names: newNameTable()}
 	req := new(dns.Msg)
 	long := strings.Repeat("a", 300) + "."
 	for range 20 {
 		req.Question = append(req.Question, dns.Question{Name: long, Qtype: dns.TypeTXT, Qclass: dns.ClassINET})
 	}
 	s.handleDNS(&fakeDNSWriter{}, req)
-	evs, _ := Read(log.Bytes(), 0)
+	evs, _ := sinklog.Read(log.Bytes(), 0)
 	if len(evs) != 8 {
 		t.Errorf("%d events for 20 questions, want the first 8", len(evs))
 	}

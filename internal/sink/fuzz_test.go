@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // FuzzRead feeds Read hostile logs: the sink writes the log, but the
@@ -22,7 +24,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`{"kind":"tcp","first":null,"answer":[null],"t":1e400}`), 0)
 	f.Add([]byte("\n\r\n\x00{}[]null"), 0)
 	f.Fuzz(func(t *testing.T, data []byte, maxEvents int) {
-		evs, st := Read(data, maxEvents)
+		evs, st := sinklog.Read(data, maxEvents)
 		bound := maxEvents
 		if bound <= 0 {
 			bound = 200_000

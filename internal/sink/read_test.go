@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // exampleLog is what a sinkhole run of the postmark-mcp pattern writes:
@@ -21,8 +22,8 @@ const exampleLog = `{"t":1761300000.1,"kind":"ready"}
 `
 
 func TestReadExampleLog(t *testing.T) {
-	evs, st := Read([]byte(exampleLog), 0)
-	if diff := cmp.Diff(ReadStats{Events: 6}, st); diff != "" {
+	evs, st := sinklog.Read([]byte(exampleLog), 0)
+	if diff := cmp.Diff(sinklog.ReadStats{Events: 6}, st); diff != "" {
 		t.Errorf("stats (-want +got):\n%s", diff)
 	}
 	var kinds []string
@@ -48,24 +49,24 @@ func TestRead(t *testing.T) {
 		in    string
 		max   int
 		kinds []string
-		stats ReadStats
+		stats sinklog.ReadStats
 	}{
-		{"empty", "", 0, nil, ReadStats{}},
-		{"blank lines and CRLF", "\n\n" + ready + "\r\n  \n" + ready, 0, []string{"ready", "ready"}, ReadStats{Events: 2}},
-		{"not JSON", "garbage\n" + ready, 0, []string{"ready"}, ReadStats{Events: 1, Malformed: 1}},
-		{"no kind", `{"t":1}` + "\n" + `{"kind":""}` + "\n" + ready, 0, []string{"ready"}, ReadStats{Events: 1, Malformed: 2}},
-		{"wrong type", `{"kind":"tcp","port":"443"}` + "\n" + `{"kind":7}`, 0, nil, ReadStats{Malformed: 2}},
-		{"JSON that is not an object", "[]\nnull\n\"x\"\n", 0, nil, ReadStats{Malformed: 3}},
-		{"cut mid-line", ready + "\n" + `{"t":2,"kind":"dn`, 0, []string{"ready"}, ReadStats{Events: 1, Malformed: 1}},
-		{"max events", strings.Repeat(ready+"\n", 5), 3, []string{"ready", "ready", "ready"}, ReadStats{Events: 3, Truncated: true}},
-		{"exactly max events", strings.Repeat(ready+"\n", 3), 3, []string{"ready", "ready", "ready"}, ReadStats{Events: 3}},
+		{"empty", "", 0, nil, sinklog.ReadStats{}},
+		{"blank lines and CRLF", "\n\n" + ready + "\r\n  \n" + ready, 0, []string{"ready", "ready"}, sinklog.ReadStats{Events: 2}},
+		{"not JSON", "garbage\n" + ready, 0, []string{"ready"}, sinklog.ReadStats{Events: 1, Malformed: 1}},
+		{"no kind", `{"t":1}` + "\n" + `{"kind":""}` + "\n" + ready, 0, []string{"ready"}, sinklog.ReadStats{Events: 1, Malformed: 2}},
+		{"wrong type", `{"kind":"tcp","port":"443"}` + "\n" + `{"kind":7}`, 0, nil, sinklog.ReadStats{Malformed: 2}},
+		{"JSON that is not an object", "[]\nnull\n\"x\"\n", 0, nil, sinklog.ReadStats{Malformed: 3}},
+		{"cut mid-line", ready + "\n" + `{"t":2,"kind":"dn`, 0, []string{"ready"}, sinklog.ReadStats{Events: 1, Malformed: 1}},
+		{"max events", strings.Repeat(ready+"\n", 5), 3, []string{"ready", "ready", "ready"}, sinklog.ReadStats{Events: 3, Truncated: true}},
+		{"exactly max events", strings.Repeat(ready+"\n", 3), 3, []string{"ready", "ready", "ready"}, sinklog.ReadStats{Events: 3}},
 		{"size-limit marker", ready + "\n" + `{"t":2,"kind":"error","error":"log size limit reached; later events dropped"}`, 0,
-			[]string{"ready", "error"}, ReadStats{Events: 2, Truncated: true}},
+			[]string{"ready", "error"}, sinklog.ReadStats{Events: 2, Truncated: true}},
 		{"other errors do not truncate", `{"kind":"error","error":"too many concurrent connections; one dropped"}`, 0,
-			[]string{"error"}, ReadStats{Events: 1}},
+			[]string{"error"}, sinklog.ReadStats{Events: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			evs, st := Read([]byte(tc.in), tc.max)
+			evs, st := sinklog.Read([]byte(tc.in), tc.max)
 			var kinds []string
 			for _, e := range evs {
 				kinds = append(kinds, e.Kind)
@@ -84,7 +85,7 @@ func TestRead(t *testing.T) {
 // malformed instead of being buffered whole.
 func TestReadTooLongLine(t *testing.T) {
 	in := `{"kind":"ready"}` + "\n" + `{"kind":"udp","error":"` + strings.Repeat("x", 5<<20) + `"}` + "\n"
-	evs, st := Read([]byte(in), 0)
+	evs, st := sinklog.Read([]byte(in), 0)
 	if len(evs) != 1 || st.Malformed != 1 {
 		t.Errorf("%d events, stats %+v", len(evs), st)
 	}
@@ -97,20 +98,20 @@ func TestReadTooLongLine(t *testing.T) {
 func TestLargestEventFitsTheReader(t *testing.T) {
 	const maxBody = 1 << 20
 	worst := func(n int) string { return strings.Repeat("<", n) }
-	rec := HTTPRequest{Method: worst(16), Target: worst(8192), Host: worst(253), Proto: worst(16),
+	rec := sinklog.HTTPRequest{Method: worst(16), Target: worst(8192), Host: worst(253), Proto: worst(16),
 		Body: bytes.Repeat([]byte{0xff}, maxBody), BodyLen: 1 << 40, Truncated: true, Status: 200}
 	for range 100 {
 		// Header names are tokens (net/http rejects '<' in them).
 		rec.Headers = append(rec.Headers, [2]string{strings.Repeat("X", 256), worst(4096)})
 	}
-	ev := Event{Time: 1e10, Kind: "http", ID: 1 << 30, Name: worst(253), DstIP: "198.18.255.255", Port: 65535, SNI: worst(253),
-		Requests: []HTTPRequest{rec}}
+	ev := sinklog.Event{Time: 1e10, Kind: "http", ID: 1 << 30, Name: worst(253), DstIP: "198.18.255.255", Port: 65535, SNI: worst(253),
+		Requests: []sinklog.HTTPRequest{rec}}
 	var buf bytes.Buffer
 	NewLog(&buf, 0).Emit(ev)
 	if buf.Len() >= 4<<20 {
 		t.Fatalf("the largest event is %d bytes, over the reader's 4 MiB line bound", buf.Len())
 	}
-	evs, st := Read(buf.Bytes(), 0)
+	evs, st := sinklog.Read(buf.Bytes(), 0)
 	if len(evs) != 1 || st.Malformed != 0 {
 		t.Fatalf("%d events, stats %+v", len(evs), st)
 	}
@@ -119,10 +120,10 @@ func TestLargestEventFitsTheReader(t *testing.T) {
 
 // TestLogAndReadRoundTrip: what the sink writes, the host reads back as is.
 func TestLogAndReadRoundTrip(t *testing.T) {
-	want := []Event{
+	want := []sinklog.Event{
 		{Time: 1, Kind: "dns", Name: "a.example", QType: "A", Answer: []string{"198.18.0.1"}},
 		{Time: 2, Kind: "tcp", ID: 1, Dst: "198.18.0.1:443", DstIP: "198.18.0.1", Port: 443, Proto: "other", First: []byte{0, 1, 0xff}, Length: 3},
-		{Time: 3, Kind: "http", ID: 1, Requests: []HTTPRequest{{Method: "PUT", Target: "/x", Host: "a.example", Proto: "HTTP/1.1",
+		{Time: 3, Kind: "http", ID: 1, Requests: []sinklog.HTTPRequest{{Method: "PUT", Target: "/x", Host: "a.example", Proto: "HTTP/1.1",
 			Headers: [][2]string{{"A", "b"}}, Body: []byte("k=v&bcc=x%40evil.example"), BodyLen: 24, Status: 201}}},
 	}
 	var buf bytes.Buffer
@@ -130,7 +131,7 @@ func TestLogAndReadRoundTrip(t *testing.T) {
 	for _, e := range want {
 		l.Emit(e)
 	}
-	got, st := Read(buf.Bytes(), 0)
+	got, st := sinklog.Read(buf.Bytes(), 0)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}

@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 func TestLooksHTTP(t *testing.T) {
@@ -37,30 +37,8 @@ func TestLooksHTTP(t *testing.T) {
 	}
 }
 
-func TestSanitize(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		max  int
-		want string
-	}{
-		{"api.example", 253, "api.example"},
-		{"abcdef", 3, "abc"},
-		{"bad\xffbyte", 100, "bad\uFFFDbyte"},
-		{"é", 1, "\uFFFD"}, // clipping inside a rune leaves no broken UTF-8
-		{"", 10, ""},
-	} {
-		got := sanitize(tc.in, tc.max)
-		if got != tc.want {
-			t.Errorf("sanitize(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
-		}
-		if !utf8.ValidString(got) {
-			t.Errorf("sanitize(%q) is not valid UTF-8", tc.in)
-		}
-	}
-}
-
 func TestResponsePicksTheMostSpecificCannedAnswer(t *testing.T) {
-	s := &Sink{cfg: Config{Responses: map[string]Response{
+	s := &Sink{cfg: sinklog.Config{Responses: map[string]sinklog.Response{
 		"api.mail.example": {Status: 201, Body: `{"id":1}`},
 		"sni.example":      {Status: 202, ContentType: "text/plain", Body: "sni"},
 		"dns.example":      {Body: "dns"},
@@ -69,14 +47,14 @@ func TestResponsePicksTheMostSpecificCannedAnswer(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		host string
-		conn Event
-		want Response
+		conn sinklog.Event
+		want sinklog.Response
 	}{
-		{"host header", "API.Mail.Example:443", Event{}, Response{201, "application/json", `{"id":1}`}},
-		{"sni when the host is unknown", "10.0.0.1", Event{SNI: "sni.example"}, Response{202, "text/plain", "sni"}},
-		{"looked-up name", "", Event{Name: "dns.example"}, Response{200, "application/json", "dns"}},
-		{"default entry", "other.example", Event{}, Response{404, "application/json", "default"}},
-		{"IPv6 literal keeps its brackets", "[::1]", Event{}, Response{404, "application/json", "default"}},
+		{"host header", "API.Mail.Example:443", sinklog.Event{}, sinklog.Response{Status: 201, ContentType: "application/json", Body: `{"id":1}`}},
+		{"sni when the host is unknown", "10.0.0.1", sinklog.Event{SNI: "sni.example"}, sinklog.Response{Status: 202, ContentType: "text/plain", Body: "sni"}},
+		{"looked-up name", "", sinklog.Event{Name: "dns.example"}, sinklog.Response{Status: 200, ContentType: "application/json", Body: "dns"}},
+		{"default entry", "other.example", sinklog.Event{}, sinklog.Response{Status: 404, ContentType: "application/json", Body: "default"}},
+		{"IPv6 literal keeps its brackets", "[::1]", sinklog.Event{}, sinklog.Response{Status: 404, ContentType: "application/json", Body: "default"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if diff := cmp.Diff(tc.want, s.response(tc.host, tc.conn)); diff != "" {
@@ -85,7 +63,7 @@ func TestResponsePicksTheMostSpecificCannedAnswer(t *testing.T) {
 		})
 	}
 	bare := &Sink{}
-	if diff := cmp.Diff(Response{200, "application/json", "{}"}, bare.response("x.example", Event{})); diff != "" {
+	if diff := cmp.Diff(sinklog.Response{Status: 200, ContentType: "application/json", Body: "{}"}, bare.response("x.example", sinklog.Event{})); diff != "" {
 		t.Errorf("without canned responses (-want +got):\n%s", diff)
 	}
 }
@@ -94,9 +72,9 @@ func TestLogStopsAtItsLimitWithOneErrorEvent(t *testing.T) {
 	var buf bytes.Buffer
 	l := NewLog(&buf, 300)
 	for i := range 20 {
-		l.Emit(Event{Time: float64(i + 1), Kind: "dns", Name: "host.example", QType: "A"})
+		l.Emit(sinklog.Event{Time: float64(i + 1), Kind: "dns", Name: "host.example", QType: "A"})
 	}
-	evs, st := Read(buf.Bytes(), 0)
+	evs, st := sinklog.Read(buf.Bytes(), 0)
 	if !st.Truncated || st.Malformed != 0 {
 		t.Errorf("stats %+v, want truncated and nothing malformed", st)
 	}
@@ -115,8 +93,8 @@ func TestLogStopsAtItsLimitWithOneErrorEvent(t *testing.T) {
 
 func TestLogStampsTime(t *testing.T) {
 	var buf bytes.Buffer
-	NewLog(&buf, 0).Emit(Event{Kind: "ready"})
-	evs, _ := Read(buf.Bytes(), 0)
+	NewLog(&buf, 0).Emit(sinklog.Event{Kind: "ready"})
+	evs, _ := sinklog.Read(buf.Bytes(), 0)
 	if len(evs) != 1 || evs[0].Time < 1e9 {
 		t.Errorf("events %+v, want one with a Unix time", evs)
 	}
@@ -126,13 +104,13 @@ func TestLogStampsTime(t *testing.T) {
 // connection: a POST like postmark-mcp's, then a request that closes.
 func TestServeHTTPRecordsRequests(t *testing.T) {
 	var log bytes.Buffer
-	s := &Sink{cfg: Config{MaxBody: 16, Responses: map[string]Response{"*": {Status: 200, Body: `{"ok":true}`}}}, log: NewLog(&log, 0)}
+	s := &Sink{cfg: sinklog.Config{MaxBody: 16, Responses: map[string]sinklog.Response{"*": {Status: 200, Body: `{"ok":true}`}}}, log: NewLog(&log, 0)}
 	client, server := net.Pipe()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		defer server.Close() // the sink's caller closes the connection
-		conn := Event{Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example"}
+		conn := sinklog.Event{Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example"}
 		s.serveHTTP(7, conn, server, bufio.NewReader(server))
 	}()
 	body := `{"From":"a@b.example","To":"c@d.example","Bcc":"x@evil.example"}`
@@ -145,20 +123,20 @@ func TestServeHTTPRecordsRequests(t *testing.T) {
 	if n := strings.Count(string(answers), "HTTP/1.1 200 OK"); n != 2 {
 		t.Errorf("%d answers:\n%s", n, answers)
 	}
-	evs, st := Read(log.Bytes(), 0)
+	evs, st := sinklog.Read(log.Bytes(), 0)
 	if st.Malformed != 0 {
 		t.Fatalf("stats %+v", st)
 	}
 	for i := range evs {
 		evs[i].Time = 0
 	}
-	want := []Event{
+	want := []sinklog.Event{
 		{Kind: "http", ID: 7, Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example",
-			Requests: []HTTPRequest{{Method: "POST", Target: "/email", Host: "api.mail.example", Proto: "HTTP/1.1",
+			Requests: []sinklog.HTTPRequest{{Method: "POST", Target: "/email", Host: "api.mail.example", Proto: "HTTP/1.1",
 				Headers: [][2]string{{"Accept", "*/*"}, {"Accept", "text/plain"}, {"Content-Length", strconv.Itoa(len(body))}, {"X-Token", "t"}},
 				Body:    []byte(body[:16]), BodyLen: int64(len(body)), Truncated: true, Status: 200}}},
 		{Kind: "http", ID: 7, Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example",
-			Requests: []HTTPRequest{{Method: "GET", Target: "/ping?x=1", Host: "api.mail.example", Proto: "HTTP/1.1",
+			Requests: []sinklog.HTTPRequest{{Method: "GET", Target: "/ping?x=1", Host: "api.mail.example", Proto: "HTTP/1.1",
 				Headers: [][2]string{{"Connection", "close"}}, Status: 200}}},
 	}
 	if diff := cmp.Diff(want, evs); diff != "" {

@@ -74,3 +74,22 @@ func FuzzLine(f *testing.F) {
 		_ = unicode.MaxRune
 	})
 }
+
+// TestValid: what the sink records is valid UTF-8 and within its bound.
+func TestValid(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"api.example", 253, "api.example"},
+		{"abcdef", 3, "abc"},
+		{"bad\xffbyte", 100, "bad\uFFFDbyte"},
+		{"é", 1, ""}, // a cut inside a rune drops the rune
+		{"", 10, ""},
+	} {
+		if got := Valid(tc.in, tc.max); got != tc.want || !utf8.ValidString(got) {
+			t.Errorf("Valid(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
