@@ -1,5 +1,8 @@
 # mcp-audit developer commands. `make help` lists them.
 GO       ?= go
+# go.mod pins the toolchain (a patch release with the standard library's
+# security fixes that govulncheck asks for); the module proxy serves it.
+export GOTOOLCHAIN := auto
 BIN      := bin/mcp-audit
 PKGS     := ./...
 # Build the sandbox image without a container registry when it is missing.

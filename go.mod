@@ -2,6 +2,8 @@ module github.com/mcp-audit/mcp-audit
 
 go 1.26.8
 
+toolchain go1.26.10
+
 require (
 	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/containerd/errdefs v1.0.0

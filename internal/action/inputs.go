@@ -39,9 +39,7 @@ func readInputs(a *githubactions.Action) (inputs, error) {
 		return in, err
 	}
 	// A list input may be written on one line or as a YAML block.
-	for _, s := range strings.FieldsFunc(a.GetInput("servers"), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' }) {
-		in.Servers = append(in.Servers, s)
-	}
+	in.Servers = append(in.Servers, strings.FieldsFunc(a.GetInput("servers"), func(r rune) bool { return r == ',' || r == '\n' || r == ' ' })...)
 	return in, nil
 }
 

@@ -159,14 +159,12 @@ func (s *Set) addDecoys() {
 
 	// Ordinary desktop files: present so that writes to them are visible as
 	// modifications, but reading them is not a finding.
-	for _, f := range []File{
+	s.Files = append(s.Files, []File{
 		{Path: "~/.bashrc", Content: []byte("# ~/.bashrc\nalias ll='ls -l'\n"), Mode: 0o644},
 		{Path: "~/.profile", Content: []byte("# ~/.profile\n[ -f ~/.bashrc ] && . ~/.bashrc\n"), Mode: 0o644},
 		{Path: "~/.gitconfig", Content: []byte("[user]\n\tname = Dev\n\temail = dev@mcp-audit.test\n"), Mode: 0o644},
 		{Path: "<workspace>/README.md", Content: []byte("# notes\n\nA small project.\n"), Mode: 0o644},
-	} {
-		s.Files = append(s.Files, f)
-	}
+	}...)
 }
 
 // All returns every canary, sorted by name.

@@ -18,7 +18,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR...", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR…", ErrUsage)
 	}
 	for _, d := range pos {
 		if _, err := os.Stat(d); err != nil {

@@ -15,7 +15,6 @@ const (
 	KindError = "error"
 )
 
-
 // Event is one record of the sink's log.
 type Event struct {
 	// Time is Unix seconds with fractions (CLOCK_REALTIME, shared with the
