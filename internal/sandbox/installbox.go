@@ -181,7 +181,7 @@ func (p *PackageInstaller) run(ctx context.Context, id string, timeout time.Dura
 	case res := <-wait.Result:
 		<-done
 		if res.StatusCode != 0 {
-			return out.Bytes(), fmt.Errorf("npm install in the install container exited with %d", res.StatusCode)
+			return out.Bytes(), fmt.Errorf("exit status %d (install container)", res.StatusCode)
 		}
 		return out.Bytes(), nil
 	case err := <-wait.Error:

@@ -31,6 +31,7 @@ type registryGate struct {
 
 	mu      sync.Mutex
 	refused []string
+	base    string // the gate's address as the container sees it
 }
 
 type gateUpstream struct {
@@ -99,6 +100,7 @@ func (g *registryGate) refuse(w http.ResponseWriter, what string) {
 // handler serves the gate for a container that reaches it at base
 // (http://IP:PORT).
 func (g *registryGate) handler(base string) http.Handler {
+	g.base = base
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/"+g.secret+"/r")
 		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
@@ -173,3 +175,15 @@ func (g *registryGate) rewrite(doc []byte, base string) []byte {
 }
 
 func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
+
+// unrewrite shows the registries' own URLs in npm's output instead of the
+// gate's per-install addresses.
+func (g *registryGate) unrewrite(out []byte) []byte {
+	if g.base == "" {
+		return out
+	}
+	for i, up := range g.upstreams {
+		out = bytes.ReplaceAll(out, []byte(g.prefix(g.base, i)), []byte(up.url))
+	}
+	return out
+}

@@ -72,7 +72,7 @@ func (f *Fetcher) npmInstall(ctx context.Context, dir string) error {
 	if err == nil {
 		return nil
 	}
-	return installError(err, out, gate.Refused())
+	return installError(err, gate.unrewrite(out), gate.Refused())
 }
 
 func (f *Fetcher) registryConfig() (NPMConfig, *http.Client) {
@@ -82,19 +82,22 @@ func (f *Fetcher) registryConfig() (NPMConfig, *http.Client) {
 	return NPMConfig{Registry: DefaultRegistry, Scoped: map[string]string{}}, http.DefaultClient
 }
 
-var reGitOutput = regexp.MustCompile(`(?i)\bgit\b|ssh://|github:|gitlab:|bitbucket:`)
+// reGitOutput matches npm's failures to fetch a git dependency (the image
+// has no git, and the network reaches only the gate); npm's ordinary 404
+// text mentions "git url" too, so the match is on the failure itself.
+var reGitOutput = regexp.MustCompile(`ENOGIT|spawn git|[Gg]it dep preparation|unknown git error|git ls-remote|git clone|git-(clone|fetch)`)
 
 // installError explains a failed install in the user's terms; npm's own
 // output is untrusted and only its tail is quoted.
 func installError(err error, out []byte, refused []string) error {
 	msg := textsafe.Tail(textsafe.Clean(strings.TrimSpace(string(out))), 2000)
 	if reGitOutput.MatchString(msg) {
-		return fmt.Errorf("%w: a dependency is fetched from git; mcp-audit installs only what the configured registries serve (npm would build a git dependency by running its prepare script): %w\n%s", ErrUnfetchable, err, msg)
+		return fmt.Errorf("%w: a dependency comes from git, which mcp-audit does not fetch (npm would build it by running its prepare script): %w\n%s", ErrUnfetchable, err, msg)
 	}
 	if len(refused) > 0 {
 		return fmt.Errorf("%w: the install asked for %s, which is not on the configured registries: %w\n%s", ErrUnfetchable, strings.Join(refused, ", "), err, msg)
 	}
-	return fmt.Errorf("npm install --ignore-scripts (in the install container): %w\n%s", err, msg)
+	return fmt.Errorf("npm install: %w\n%s", err, msg)
 }
 
 // checkFetchable refuses, before anything runs, dependencies that npm
