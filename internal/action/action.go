@@ -112,7 +112,7 @@ func start(env Env) (*run, error) {
 	}
 	if r.cfg, err = config.Load(r.cfgPath()); err != nil {
 		a.WithFieldsMap(map[string]string{"file": in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
-		return nil, fmt.Errorf("%w: %v", check.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", check.ErrUsage, err)
 	}
 	return r, nil
 }

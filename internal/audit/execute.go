@@ -26,7 +26,7 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 	}
 	defer ex.cleanup()
 
@@ -145,7 +145,7 @@ func (ex *execution) collect(ctx context.Context) (*Result, error) {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			return ex.failed(s, "collecting results from the sandbox failed"), fmt.Errorf("%w: %v", ErrRuntime, err)
+			return ex.failed(s, "collecting results from the sandbox failed"), fmt.Errorf("%w: %w", ErrRuntime, err)
 		}
 	}
 	if ctx.Err() != nil {
@@ -188,7 +188,7 @@ func (ex *execution) classify(ctx context.Context) (*Result, error) {
 			return ex.failed(s, "interrupted during analysis"), ctx.Err()
 		}
 		if err != nil {
-			return ex.failed(s, "reading the trace failed"), fmt.Errorf("%w: %v", ErrRuntime, err)
+			return ex.failed(s, "reading the trace failed"), fmt.Errorf("%w: %w", ErrRuntime, err)
 		}
 		man.Phases = append(man.Phases, phases...)
 		evidence = append(evidence, ev...)

@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net"
@@ -88,7 +89,7 @@ func TestSinkholeRecordsWhatServersSend(t *testing.T) {
 
 	conns := map[string]m.Connection{}
 	for _, c := range st.Network {
-		conns[fmt.Sprintf("%s %s:%d", c.Proto, orDefault(c.Name, c.Address), c.Port)] = c
+		conns[fmt.Sprintf("%s %s:%d", c.Proto, cmp.Or(c.Name, c.Address), c.Port)] = c
 	}
 	for key, check := range map[string]func(c m.Connection) bool{
 		"tcp api.fixture.example:443": func(c m.Connection) bool {
@@ -159,13 +160,6 @@ func keys[V any](mp map[string]V) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-func orDefault(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // TestRealServerShowsItsHosts audits a real npm server that checks for

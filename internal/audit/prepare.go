@@ -7,10 +7,10 @@ import (
 	"log/slog"
 	"os"
 	"path"
-	"runtime/debug"
 	"strings"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/buildinfo"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -74,7 +74,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	imageID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Image, Flavor: o.ImageFlavor, Log: logWriter{log}})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 	}
 	if n, err := sandbox.GC(ctx, d.Engine); err == nil && n > 0 {
 		log.Info("removed sandbox containers left by earlier runs", "count", n)
@@ -89,7 +89,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		Target: m.Target{Ecosystem: ecosystem(spec), Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
 			Entry: normalizeArgv(layout, argv)},
 	}
-	man.Run.Tool = toolVersion()
+	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot)
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
@@ -107,7 +107,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
 		img, err := sb.PackageImage(ctx, o.Image, imageID, "v2\x00"+pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrRuntime, err)
+			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 		}
 		sbSpec.Image, sbSpec.Trees = img, nil
 	}
@@ -246,19 +246,6 @@ func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
 		spec.Resolv = "nameserver " + resolver + "\noptions timeout:2 attempts:2\n"
 	}
 	return nil
-}
-
-func toolVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += "+" + s.Value[:12]
-			}
-		}
-		return "mcp-audit " + v
-	}
-	return "mcp-audit"
 }
 
 type logWriter struct{ l *slog.Logger }

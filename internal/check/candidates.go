@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -38,7 +39,7 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 		}
 		return out, nil
 	}
-	v, err := p.Resolve(firstNonEmpty(s.Version, s.Range), s.Prerelease)
+	v, err := p.Resolve(cmp.Or(s.Version, s.Range), s.Prerelease)
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@
 package check
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +52,7 @@ type Options struct {
 func (o Options) Validate() error {
 	if o.FailOn != "" {
 		if _, err := policy.ParseSeverity(o.FailOn); err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: %w", ErrUsage, err)
 		}
 	}
 	return nil
@@ -152,7 +153,7 @@ func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {
 // printed in the report so accepting a change is one copy and paste.
 func (c *checker) accept(s *config.Server, version string) string {
 	cmd := "mcp-audit baseline update"
-	if name := firstNonEmpty(c.opts.ConfigName, c.opts.Config); name != config.DefaultFile {
+	if name := cmp.Or(c.opts.ConfigName, c.opts.Config); name != config.DefaultFile {
 		cmd += " --config " + name
 	}
 	cmd += " --server " + s.Name
@@ -160,13 +161,4 @@ func (c *checker) accept(s *config.Server, version string) string {
 		cmd += " --version " + version
 	}
 	return cmd
-}
-
-func firstNonEmpty(v ...string) string {
-	for _, s := range v {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

@@ -66,7 +66,7 @@ func RecordManifests(cfg *config.Config, files []string) ([]string, error) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return written, fmt.Errorf("%w: %v", ErrUsage, err)
+			return written, fmt.Errorf("%w: %w", ErrUsage, err)
 		}
 		man, err := m.Decode(data)
 		if err != nil {

@@ -58,7 +58,7 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	}
 	failOn, err := policy.ParseSeverity(f.failOn)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	opts, err := f.options(env, pos[0], pass)
 	if err != nil {

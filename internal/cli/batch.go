@@ -46,11 +46,11 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	}
 	k, n, err := batch.ParseShard(*shard)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	cfg, err := config.Load(*list)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	deps, closeEngine, err := common.deps(ctx, env)
 	if err != nil {
@@ -64,7 +64,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	}
 	// Prepare the image once, before the parallel audits race to build it.
 	if _, err := sandbox.EnsureImage(ctx, deps.Engine, sandbox.ImageOptions{Ref: common.image, Flavor: common.flavor}); err != nil {
-		return fmt.Errorf("%w: %v", audit.ErrRuntime, err)
+		return fmt.Errorf("%w: %w", audit.ErrRuntime, err)
 	}
 	start := time.Now()
 	sum, err := batch.Run(ctx, deps, opts)

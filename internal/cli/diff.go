@@ -34,7 +34,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 	}
 	sev, err := policy.ParseSeverity(*failOn)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	pol := policy.Policy{FailOn: sev}
 	if *cfgPath != "" {
@@ -63,7 +63,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 func readManifest(f string) (*m.Manifest, error) {
 	data, err := os.ReadFile(f)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	man, err := m.Decode(data)
 	if err != nil {

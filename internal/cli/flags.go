@@ -43,7 +43,7 @@ func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
 	cfg.CAFiles = append(cfg.CAFiles, c.caFiles...)
 	reg, err := target.NewRegistry(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	cache := c.cacheDir
 	if cache == "" {
@@ -103,7 +103,7 @@ func newLogger(env *Env, verbose bool) *slog.Logger {
 func loadConfig(path string) (*config.Config, error) {
 	cfg, err := config.Load(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	return cfg, nil
 }
@@ -125,7 +125,7 @@ func usageError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return fmt.Errorf("%w: %v", ErrUsage, err)
+	return fmt.Errorf("%w: %w", ErrUsage, err)
 }
 
 // parseInterleaved parses flags that may come before or after positional

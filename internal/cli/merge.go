@@ -22,7 +22,7 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 	}
 	for _, d := range pos {
 		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("%w: %v", ErrUsage, err)
+			return fmt.Errorf("%w: %w", ErrUsage, err)
 		}
 	}
 	if err := batch.Merge(*out, pos); err != nil {

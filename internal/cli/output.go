@@ -59,7 +59,7 @@ func writeEvidence(path string, res *audit.Result) error {
 func finishReports(env *Env, format, out string, reports []report.DiffReport) error {
 	var buf bytes.Buffer
 	if err := report.WriteDiffs(&buf, format, reports); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	if out == "" || out == "-" {
 		env.Stdout.Write(buf.Bytes())

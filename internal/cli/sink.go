@@ -20,11 +20,11 @@ func runSink(ctx context.Context, env *Env, args []string) error {
 	fs.SetOutput(env.Stderr)
 	cfgFile := fs.String("config", "", "sink configuration (JSON)")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	b, err := os.ReadFile(*cfgFile)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUsage, err)
+		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	var cfg sinklog.Config
 	if err := json.Unmarshal(b, &cfg); err != nil {

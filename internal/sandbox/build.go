@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"strconv"
@@ -138,7 +139,7 @@ func resources(lim Limits) container.Resources {
 // needsSink reports whether a network mode puts the server behind a sink
 // container. Unknown modes are refused here, before anything is created.
 func needsSink(mode string) (bool, error) {
-	switch orDefault(mode, NetNone) {
+	switch cmp.Or(mode, NetNone) {
 	case NetNone:
 		return false, nil
 	case NetSinkhole, NetOpen:

@@ -53,7 +53,7 @@ type Engine interface {
 func Connect(ctx context.Context) (*client.Client, error) {
 	c, err := client.New(client.FromEnv)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrDockerUnavailable, err)
+		return nil, fmt.Errorf("%w: %w", ErrDockerUnavailable, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()

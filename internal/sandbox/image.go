@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -74,7 +75,7 @@ func ImageStatus(ctx context.Context, e Engine, ref string) (id string, ok bool,
 // EnsureImage returns the image id, building the image first if it is
 // missing or outdated.
 func EnsureImage(ctx context.Context, e Engine, opt ImageOptions) (string, error) {
-	ref := orDefault(opt.Ref, DefaultImage)
+	ref := cmp.Or(opt.Ref, DefaultImage)
 	if id, ok, err := ImageStatus(ctx, e, ref); err != nil || ok {
 		return id, err
 	}
@@ -92,11 +93,11 @@ func EnsureImage(ctx context.Context, e Engine, opt ImageOptions) (string, error
 // offline when debootstrap is installed and we are root (nothing needs a
 // container registry), the Dockerfile otherwise.
 func BuildImage(ctx context.Context, e Engine, opt ImageOptions) error {
-	opt.Ref = orDefault(opt.Ref, DefaultImage)
+	opt.Ref = cmp.Or(opt.Ref, DefaultImage)
 	if opt.Log == nil {
 		opt.Log = io.Discard
 	}
-	flavor := orDefault(opt.Flavor, FlavorAuto)
+	flavor := cmp.Or(opt.Flavor, FlavorAuto)
 	if flavor == FlavorAuto {
 		flavor = FlavorDockerfile
 		if _, err := exec.LookPath("debootstrap"); err == nil && os.Geteuid() == 0 {

@@ -194,13 +194,6 @@ func isNotFound(err error) bool {
 	return strings.Contains(msg, "no such") || strings.Contains(msg, "not found")
 }
 
-func orDefault(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
-}
-
 func shortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
