@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"strconv"
@@ -26,6 +25,8 @@ type NetworkEngine interface {
 	NetworkCreate(ctx context.Context, name string, options client.NetworkCreateOptions) (client.NetworkCreateResult, error)
 	NetworkInspect(ctx context.Context, networkID string, options client.NetworkInspectOptions) (client.NetworkInspectResult, error)
 	NetworkRemove(ctx context.Context, networkID string, options client.NetworkRemoveOptions) (client.NetworkRemoveResult, error)
+	NetworkConnect(ctx context.Context, networkID string, options client.NetworkConnectOptions) (client.NetworkConnectResult, error)
+	NetworkDisconnect(ctx context.Context, networkID string, options client.NetworkDisconnectOptions) (client.NetworkDisconnectResult, error)
 }
 
 // PackageInstaller runs a package manager in a throwaway container built
@@ -56,10 +57,11 @@ func (p *PackageInstaller) Install(ctx context.Context, job target.InstallJob) (
 		return nil, err
 	}
 	defer p.removeNetwork(netID)
-	ln, err := net.Listen("tcp", net.JoinHostPort(gw, "0"))
+	ln, leave, err := p.listenForInstall(ctx, netID, gw)
 	if err != nil {
-		return nil, fmt.Errorf("listening for the install container on %s (mcp-audit must run where the engine's bridge is, or in a container on it): %w", gw, err)
+		return nil, err
 	}
+	defer leave()
 	base := "http://" + ln.Addr().String()
 	srv := &http.Server{Handler: job.Gate(base), ReadHeaderTimeout: 30 * time.Second}
 	go srv.Serve(ln)

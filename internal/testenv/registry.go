@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -33,10 +34,22 @@ type Registry struct {
 	tgz  map[string][]byte                     // "name/-/file.tgz" -> bytes
 }
 
-// NewRegistry starts a registry; it stops when the test ends.
-func NewRegistry(t testing.TB) *Registry {
+// NewRegistry starts a registry on loopback; it stops when the test ends.
+func NewRegistry(t testing.TB) *Registry { return NewRegistryAt(t, "127.0.0.1:0") }
+
+// NewRegistryAt starts a registry listening on addr (a container engine's
+// bridge address, for tests that run mcp-audit inside a container).
+func NewRegistryAt(t testing.TB, addr string) *Registry {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("registry listener: %v", err)
+	}
 	r := &Registry{pkgs: map[string]map[string]json.RawMessage{}, tgz: map[string][]byte{}}
-	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
+	r.srv = httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
+	r.srv.Listener.Close()
+	r.srv.Listener = ln
+	r.srv.Start()
 	r.URL = r.srv.URL + "/"
 	t.Cleanup(r.srv.Close)
 	return r
