@@ -9,8 +9,8 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/mcp-audit/mcp-audit/internal/atomicfile"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
@@ -36,7 +36,7 @@ func (r *run) publish(reports []report.DiffReport, md []byte) error {
 		if err := (report.SARIF{ConfigPath: r.in.Config, Lines: lines, Version: r.env.Version}).Write(&buf, reports); err != nil {
 			return err
 		}
-		if err := atomicfile.Write(sp, buf.Bytes()); err != nil {
+		if err := fsutil.WriteFileAtomic(sp, buf.Bytes()); err != nil {
 			return err
 		}
 		r.a.SetOutput("sarif", sp)

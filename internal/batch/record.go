@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 )
 
@@ -118,12 +119,7 @@ func writeRecord(out string, r Record) error {
 	if err != nil {
 		return err
 	}
-	p := recordPath(out, r.Server)
-	tmp := p + ".tmp"
-	if err := os.WriteFile(tmp, append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, p)
+	return fsutil.WriteFileAtomic(recordPath(out, r.Server), append(b, '\n'))
 }
 
 // Records reads every record of a results directory, sorted by server.

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcp-audit/mcp-audit/internal/atomicfile"
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/check"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 )
@@ -25,7 +25,7 @@ func writeManifest(env *Env, out string, man *m.Manifest) error {
 		_, err := env.Stdout.Write(data)
 		return err
 	}
-	return atomicfile.Write(out, data)
+	return fsutil.WriteFileAtomic(out, data)
 }
 
 // evidencePath is where full network exchanges go: --evidence, or next to
@@ -51,7 +51,7 @@ func writeEvidence(path string, res *audit.Result) error {
 			return err
 		}
 	}
-	return atomicfile.Write(path, buf.Bytes())
+	return fsutil.WriteFileAtomic(path, buf.Bytes())
 }
 
 // finishReports writes reports and maps them to the command's outcome
@@ -63,7 +63,7 @@ func finishReports(env *Env, format, out string, reports []report.DiffReport) er
 	}
 	if out == "" || out == "-" {
 		env.Stdout.Write(buf.Bytes())
-	} else if err := atomicfile.Write(out, buf.Bytes()); err != nil {
+	} else if err := fsutil.WriteFileAtomic(out, buf.Bytes()); err != nil {
 		return err
 	}
 	return check.Outcome(reports)

@@ -1,4 +1,4 @@
-package atomicfile
+package fsutil
 
 import (
 	"os"
@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-func TestWrite(t *testing.T) {
+func TestWriteFileAtomic(t *testing.T) {
 	name := filepath.Join(t.TempDir(), "sub", "dir", "report.md")
 	for _, body := range []string{"first\n", "second\n"} {
-		if err := Write(name, []byte(body)); err != nil {
+		if err := WriteFileAtomic(name, []byte(body)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(name)
@@ -30,7 +30,7 @@ func TestWrite(t *testing.T) {
 func TestWriteIntoAFileFails(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
-	if err := Write(filepath.Join(file, "x"), []byte("x")); err == nil {
+	if err := WriteFileAtomic(filepath.Join(file, "x"), []byte("x")); err == nil {
 		t.Error("writing below a regular file must fail")
 	}
 }

@@ -1,7 +1,4 @@
-// Package atomicfile writes files so that readers see the old content or
-// the new, never a torn write: reports and manifests are read by CI steps
-// and reviewers while a run may be interrupted.
-package atomicfile
+package fsutil
 
 import (
 	"fmt"
@@ -9,8 +6,10 @@ import (
 	"path/filepath"
 )
 
-// Write replaces name with data (mode 0644), creating its directory.
-func Write(name string, data []byte) error {
+// WriteFileAtomic replaces name with data (mode 0644), creating its
+// directory: readers (CI steps, reviewers, a resumed batch) see the old
+// content or the new, never a torn write.
+func WriteFileAtomic(name string, data []byte) error {
 	dir := filepath.Dir(name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
