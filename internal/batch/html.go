@@ -60,7 +60,10 @@ func htmlReport(es []entry, now string) ([]byte, error) {
 		Servers   []htmlServer `json:"servers"`
 	}{Generated: now, Servers: []htmlServer{}}
 	for _, e := range es {
-		s := htmlServer{Server: e.Server, Target: e.Target, Version: e.Version, Reason: e.Reason, Verdict: e.Verdict,
+		// Server-controlled text is cleaned here as in every renderer: the
+		// page shows it with textContent, which would still render bidi
+		// overrides and invisible characters.
+		s := htmlServer{Server: line(e.Server), Target: line(e.Target), Version: line(e.Version), Reason: textsafe.OneLine(e.Reason, 600), Verdict: e.Verdict,
 			Counts: nonNilCounts(e.Counts), Findings: []htmlFinding{}, Hosts: []string{}, Timeline: []htmlPhase{}}
 		s.Status = e.Outcome
 		if e.Status == StatusFailed {
@@ -68,9 +71,11 @@ func htmlReport(es []entry, now string) ([]byte, error) {
 		}
 		if e.man != nil {
 			for _, f := range e.Findings {
-				s.Findings = append(s.Findings, htmlFinding{f.Severity.String(), f.Kind, f.Phase, f.Summary, f.Evidence})
+				s.Findings = append(s.Findings, htmlFinding{f.Severity.String(), f.Kind, line(f.Phase), textsafe.Line(f.Summary, 1000), textsafe.Line(f.Evidence, 2000)})
 			}
-			s.Hosts = append(s.Hosts, hostsOf(e.man)...)
+			for _, h := range hostsOf(e.man) {
+				s.Hosts = append(s.Hosts, line(h))
+			}
 			s.Tools = len(e.man.Tools)
 			calls := map[string]m.Call{}
 			for _, c := range e.man.Calls {
@@ -78,7 +83,7 @@ func htmlReport(es []entry, now string) ([]byte, error) {
 			}
 			for _, p := range e.man.Phases {
 				c := calls[p.Name]
-				h := htmlPhase{Name: p.Name, Outcome: c.Outcome, Files: len(p.Files),
+				h := htmlPhase{Name: line(p.Name), Outcome: c.Outcome, Files: len(p.Files),
 					Net: countEgress(p), Procs: len(p.Processes), DNS: len(p.DNS), Requests: len(p.Requests),
 					Canaries: len(p.Canaries), Alerts: len(p.Alerts)}
 				if c.Phase != "" {
@@ -135,3 +140,6 @@ func hostsOf(man *m.Manifest) []string {
 	sort.Strings(out)
 	return out
 }
+
+// line is a server-controlled name on the page: one line, clean, bounded.
+func line(s string) string { return textsafe.Line(s, 300) }
