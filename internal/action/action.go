@@ -85,6 +85,9 @@ func Run(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
+	if r.ghctx.EventName == "pull_request" && pr.BaseSHA != "" {
+		reports = flagAcceptedRisk(reports, acceptedRiskBaselines(r.ws, pr.BaseSHA, r.cfg))
+	}
 	if err := r.finish(ctx, reports, pr, opts.Manifests); err != nil {
 		return err
 	}

@@ -3,12 +3,17 @@ package action
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+
+	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/gh"
 	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // ghClient is the GitHub API client for the workflow's repository.
@@ -77,6 +82,16 @@ func (r *run) baselineFiles(manifests string) (map[string][]byte, error) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
+		}
+		man, err := m.Decode(data)
+		if err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		if harmful := check.HarmfulFor(r.cfg, man); len(harmful) > 0 {
+			// Never proposed: merging would record harm as trusted.
+			r.a.Warningf("not proposing %s %s as a baseline: %s", textsafe.Line(man.Target.Name, 200),
+				textsafe.Line(man.Target.Version, 100), check.NotAcceptable(harmful))
+			return nil
 		}
 		files[filepath.ToSlash(filepath.Join(baseRel, rel))] = data
 		return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -194,14 +195,42 @@ func TestRecordManifests(t *testing.T) {
 	}
 	f := filepath.Join(t.TempDir(), "pinned.json")
 	os.WriteFile(f, data, 0o644)
-	written, err := RecordManifests(cfg, []string{f})
+	written, err := RecordManifests(cfg, []string{f}, "")
 	if err != nil || len(written) != 1 {
 		t.Fatalf("RecordManifests: %v %v", written, err)
 	}
 	if v, _ := baseline.Newest(cfg.BaselineDir(), "npm", "pinned"); v != "1.0.0" {
 		t.Errorf("newest baseline %q, want 1.0.0", v)
 	}
-	if _, err := RecordManifests(cfg, []string{f + ".missing"}); !errors.Is(err, ErrUsage) {
+	if _, err := RecordManifests(cfg, []string{f + ".missing"}, ""); !errors.Is(err, ErrUsage) {
 		t.Errorf("missing file: %v, want a usage error", err)
+	}
+}
+
+// TestRecordManifestRefusesHarm: a manifest that touched a planted canary
+// is not recorded as a baseline without --accept-risk; with it, the reason,
+// the time and the findings are recorded in the baseline.
+func TestRecordManifestRefusesHarm(t *testing.T) {
+	cfg := loadConfig(t, servers)
+	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "pinned", Version: "1.1.0"},
+		Outcome: m.Outcome{Status: "ok"}, Phases: []m.Phase{{Name: m.PhaseStartup,
+			Canaries: []m.CanaryHit{{Canary: "file:~/.aws/credentials", How: m.HowFileRead, Evidence: "~/.aws/credentials"}}}}}
+	data, _ := m.Encode(man)
+	f := filepath.Join(t.TempDir(), "pinned.json")
+	os.WriteFile(f, data, 0o644)
+	written, err := RecordManifests(cfg, []string{f}, "")
+	if !errors.Is(err, ErrFindings) || len(written) != 0 || !strings.Contains(err.Error(), "~/.aws/credentials") {
+		t.Fatalf("want a refusal naming the canary, got %v %v", written, err)
+	}
+	if v, _ := baseline.Newest(cfg.BaselineDir(), "npm", "pinned"); v == "1.1.0" {
+		t.Fatal("the refused manifest was recorded")
+	}
+	if _, err := RecordManifests(cfg, []string{f}, "vendor confirmed: reads the AWS profile by design"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := baseline.Load(cfg.BaselineDir(), "npm", "pinned", "1.1.0")
+	if err != nil || got.AcceptedRisk == nil || got.AcceptedRisk.Reason != "vendor confirmed: reads the AWS profile by design" ||
+		got.AcceptedRisk.At == "" || len(got.AcceptedRisk.Findings) == 0 {
+		t.Fatalf("accepted risk not recorded: %+v %v", got, err)
 	}
 }

@@ -75,15 +75,18 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
-	acceptCmd := c.accept(s, man.Target.Version)
+	acceptCmd, notAcceptable := c.accept(s, man.Target.Version), NotAcceptable(policy.HarmfulOnes(policy.Evaluate(man, pol)))
+	if notAcceptable != "" {
+		acceptCmd = ""
+	}
 	if base == "" {
-		return report.DiffReport{Server: s.Name, Result: absolute(man, pol), Accept: acceptCmd}
+		return report.DiffReport{Server: s.Name, Result: absolute(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
 	}
 	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
-	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd}
+	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
 }
 
 // absolute judges a version with no baseline by its own findings.

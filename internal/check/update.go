@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
@@ -19,6 +21,9 @@ type UpdateOptions struct {
 	// Empty: the candidate a check would audit (pinned, or newest in range).
 	Version string
 	Runs    int
+	// AcceptRisk, when set, records harmful findings as an accepted risk
+	// with this reason instead of refusing the baseline.
+	AcceptRisk string
 	// Base carries the caller's audit settings; see Options.Base.
 	Base audit.Options
 }
@@ -50,6 +55,10 @@ func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o
 		if err != nil {
 			return written, err
 		}
+		harmful := policy.HarmfulOnes(policy.Evaluate(res.Manifest, c.policy(s)))
+		if err := guardBaseline(res.Manifest, harmful, o.AcceptRisk, time.Now()); err != nil {
+			return written, err
+		}
 		p, err := baseline.Write(cfg.BaselineDir(), res.Manifest)
 		if err != nil {
 			return written, err
@@ -61,7 +70,7 @@ func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o
 
 // RecordManifests records already audited manifest files as baselines
 // without auditing, returning the files written.
-func RecordManifests(cfg *config.Config, files []string) ([]string, error) {
+func RecordManifests(cfg *config.Config, files []string, acceptRisk string) ([]string, error) {
 	var written []string
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -71,6 +80,9 @@ func RecordManifests(cfg *config.Config, files []string) ([]string, error) {
 		man, err := m.Decode(data)
 		if err != nil {
 			return written, fmt.Errorf("%w: %s: %v", ErrUsage, f, err)
+		}
+		if err := guardBaseline(man, HarmfulFor(cfg, man), acceptRisk, time.Now()); err != nil {
+			return written, err
 		}
 		p, err := baseline.Write(cfg.BaselineDir(), man)
 		if err != nil {

@@ -2,16 +2,18 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 func runBaseline(ctx context.Context, env *Env, args []string) error {
 	if len(args) == 0 || args[0] != "update" {
-		return fmt.Errorf("%w: usage: mcp-audit baseline update [--server NAME] [--version V] [--manifest FILE]", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit baseline update [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]", ErrUsage)
 	}
 	fs := flag.NewFlagSet("baseline update", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
@@ -24,6 +26,7 @@ func runBaseline(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&o.Version, "version", "", "the version to record (default: the candidate: pinned, or newest in range)")
 	fs.IntVar(&o.Runs, "runs", 1, "audit N times and keep only behavior seen every time")
 	fs.Var(&manifests, "manifest", "record this already audited manifest instead of auditing (repeatable)")
+	fs.StringVar(&o.AcceptRisk, "accept-risk", "", "record harmful findings (canary, persistence, credential read, text aimed at the model) as an accepted risk with this reason; checks still fail on them")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
@@ -34,12 +37,17 @@ func runBaseline(ctx context.Context, env *Env, args []string) error {
 	}
 	var written []string
 	if len(manifests) > 0 {
-		written, err = check.RecordManifests(cfg, manifests)
+		written, err = check.RecordManifests(cfg, manifests, o.AcceptRisk)
 	} else {
 		written, err = updateBaselines(ctx, env, common, cfg, o)
 	}
 	for _, p := range written {
 		fmt.Fprintln(env.Stdout, rel(p))
+	}
+	if errors.Is(err, check.ErrFindings) {
+		// A refusal is the command's answer, not a report: say why here
+		// (exit codes print nothing for findings).
+		fmt.Fprintf(env.Stderr, "mcp-audit: %s\n", textsafe.Clean(err.Error()))
 	}
 	return err
 }

@@ -55,6 +55,10 @@ type Result struct {
 	FailOn   policy.Severity  `json:"fail_on"`
 	Verdict  string           `json:"verdict"` // pass or fail
 	Counts   map[string]int   `json:"counts"`
+	// AcceptedRisk is the baseline's record of harmful findings a reviewer
+	// accepted; they fail all the same, and reports show why they were
+	// accepted.
+	AcceptedRisk *m.AcceptedRisk `json:"accepted_risk,omitempty"`
 }
 
 // Compare diffs old against new and judges the new behavior with pol.
@@ -71,6 +75,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 	r.requests(old, new)
 	r.calls(old, new)
 	r.findings(old, new, pol)
+	r.AcceptedRisk = old.AcceptedRisk
 	r.FailOn = pol.FailOn
 	r.Verdict = m.VerdictPass
 	if policy.Failed(r.Findings, pol.FailOn) {
@@ -344,14 +349,23 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 	added := map[string]bool{}
 	for _, f := range policy.Evaluate(new, pol) {
 		k := f.Kind + "\x00" + f.Subject
-		if seen[k] || added[k] || f.Kind == policy.KindOutcome {
+		if added[k] || f.Kind == policy.KindOutcome {
 			continue
 		}
-		added[k] = true
-		if f.Kind == policy.KindProcess {
-			f.Severity = policy.Medium // a process the reviewed version did not start
+		switch {
+		case seen[k] && policy.Harmful(f):
+			// Harm the baseline had too still fails: a baseline is no
+			// allow-list for it.
+			f.Summary = "still present: " + f.Summary
+		case seen[k]:
+			continue
+		default:
+			if f.Kind == policy.KindProcess {
+				f.Severity = policy.Medium // a process the reviewed version did not start
+			}
+			f.Summary = "new: " + f.Summary
 		}
-		f.Summary = "new: " + f.Summary
+		added[k] = true
 		r.Findings = append(r.Findings, f)
 	}
 	if old.Outcome.Status == m.StatusOK && new.Outcome.Status != m.StatusOK {

@@ -31,6 +31,11 @@ type Manifest struct {
 	Calls []Call `json:"calls"`
 	// Run is metadata about this particular execution. Diffs ignore it.
 	Run Run `json:"run"`
+	// AcceptedRisk is set only in a baseline recorded with
+	// `baseline update --accept-risk`: the harmful findings a reviewer
+	// accepted, why and when. They keep failing every check; the record
+	// makes the exception visible in every later report.
+	AcceptedRisk *AcceptedRisk `json:"accepted_risk,omitempty"`
 }
 
 // Target identifies what was audited.

@@ -115,10 +115,11 @@ func outcomeFindings(man *m.Manifest) []Finding {
 	return []Finding{{Info, KindOutcome, "", man.Outcome.Status, "the server did not run normally: " + man.Outcome.Reason, ""}}
 }
 
-// Failed reports whether any finding is at or above the threshold.
+// Failed reports whether any finding is at or above the threshold, or is
+// harmful in itself (see Harmful): fail_on cannot launder harm either.
 func Failed(fs []Finding, failOn Severity) bool {
 	for _, f := range fs {
-		if f.Severity >= failOn {
+		if f.Severity >= failOn || Harmful(f) {
 			return true
 		}
 	}

@@ -64,8 +64,22 @@ func TestEvaluate(t *testing.T) {
 	if diff := cmp.Diff(want, summary); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
-	if !Failed(got, High) || Failed(got, Critical+1) {
+	if !Failed(got, High) {
 		t.Error("Failed threshold wrong")
+	}
+	// Harm fails whatever the threshold: fail_on cannot launder it. Without
+	// the harmful findings, a threshold above critical passes.
+	if !Failed(got, Critical+1) {
+		t.Error("harmful findings must fail at any threshold")
+	}
+	var harmless []Finding
+	for _, f := range got {
+		if !Harmful(f) {
+			harmless = append(harmless, f)
+		}
+	}
+	if len(harmless) == 0 || Failed(harmless, Critical+1) {
+		t.Errorf("harmless findings failed above critical: %v", harmless)
 	}
 }
 

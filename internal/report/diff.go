@@ -29,6 +29,9 @@ type DiffReport struct {
 	Result   *diff.Result `json:"result"`
 	// Accept is the command that records the new version as the baseline.
 	Accept string `json:"accept,omitempty"`
+	// NotAcceptable says why no accept command is offered: the version
+	// shows findings that are harmful in themselves.
+	NotAcceptable string `json:"not_acceptable,omitempty"`
 	// Error is set when the audit of this server could not run.
 	Error string `json:"error,omitempty"`
 }
@@ -110,8 +113,14 @@ func textDiff(w io.Writer, r DiffReport) {
 	} else {
 		fmt.Fprintln(w, "changes: none")
 	}
+	if ar := res.AcceptedRisk; ar != nil {
+		fmt.Fprintf(w, "accepted risk (recorded in the baseline %s): %s\n", line(ar.At), textsafe.Line(ar.Reason, 1000))
+	}
 	fmt.Fprintf(w, "verdict: %s (fail on %s)\n", res.Verdict, res.FailOn)
-	if r.Accept != "" && len(res.Findings) > 0 {
+	switch {
+	case r.NotAcceptable != "":
+		fmt.Fprintf(w, "not offered as a baseline: %s\n", r.NotAcceptable)
+	case r.Accept != "" && len(res.Findings) > 0:
 		fmt.Fprintf(w, "to accept this version as the new baseline: %s\n", r.Accept)
 	}
 }
@@ -173,7 +182,13 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 			}
 			fmt.Fprintln(w, "\n</details>")
 		}
-		if r.Accept != "" && len(res.Findings) > 0 {
+		if ar := res.AcceptedRisk; ar != nil {
+			fmt.Fprintf(w, "\n⚠️ **Accepted risk** (recorded in the baseline %s): %s\n", md(ar.At), md(ar.Reason))
+		}
+		switch {
+		case r.NotAcceptable != "":
+			fmt.Fprintf(w, "\n**Not offered as a baseline:** %s\n", md(r.NotAcceptable))
+		case r.Accept != "" && len(res.Findings) > 0:
 			fmt.Fprintf(w, "\nIf this behavior is expected, accept it as the new baseline:\n\n```sh\n%s\n```\n", strings.ReplaceAll(r.Accept, "`", ""))
 		}
 	}

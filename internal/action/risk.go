@@ -1,0 +1,82 @@
+package action
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+)
+
+// KindAcceptedRisk marks a pull request that records harmful findings as an
+// accepted risk in a baseline: a reviewer must see it as such.
+const KindAcceptedRisk = "accepted-risk"
+
+// riskyBaseline is a baseline file the pull request adds or changes that
+// accepts harmful findings.
+type riskyBaseline struct {
+	server, file string
+	risk         *m.AcceptedRisk
+}
+
+// acceptedRiskBaselines lists the baselines changed since base whose HEAD
+// content records an accepted risk.
+func acceptedRiskBaselines(ws, base string, head *config.Config) []riskyBaseline {
+	baseRel, _ := filepath.Rel(ws, head.BaselineDir())
+	out, err := git(ws, "diff", "--name-only", "--diff-filter=AM", base, "HEAD", "--", filepath.ToSlash(baseRel))
+	if err != nil {
+		return nil
+	}
+	var risky []riskyBaseline
+	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if !strings.HasSuffix(f, ".json") {
+			continue
+		}
+		data, err := git(ws, "show", "HEAD:"+f)
+		if err != nil {
+			continue
+		}
+		man, err := m.Decode(data)
+		if err != nil || man.AcceptedRisk == nil {
+			continue
+		}
+		name := man.Target.Name
+		for _, s := range head.Servers {
+			if s.PackageName() == man.Target.Name {
+				name = s.Name
+			}
+		}
+		risky = append(risky, riskyBaseline{server: name, file: f, risk: man.AcceptedRisk})
+	}
+	return risky
+}
+
+// flagAcceptedRisk adds a high finding to each server's report for every
+// baseline in the pull request that accepts a risk, and fails it.
+func flagAcceptedRisk(reports []report.DiffReport, risky []riskyBaseline) []report.DiffReport {
+	for _, rb := range risky {
+		f := policy.Finding{Severity: policy.High, Kind: KindAcceptedRisk, Subject: rb.file,
+			Summary:  "this pull request records harmful findings as an accepted risk in a baseline: " + textsafe.Line(rb.risk.Reason, 500),
+			Evidence: strings.Join(rb.risk.Findings, "; ")}
+		i := -1
+		for j := range reports {
+			if reports[j].Server == rb.server && reports[j].Result != nil {
+				i = j
+			}
+		}
+		if i < 0 {
+			reports = append(reports, report.DiffReport{Server: rb.server, Baseline: true, Result: &diff.Result{
+				New: diff.Version{Name: rb.server}, Changes: []diff.Change{}, FailOn: policy.DefaultFailOn}})
+			i = len(reports) - 1
+		}
+		res := reports[i].Result
+		res.Findings = append(res.Findings, f)
+		res.Verdict = m.VerdictFail
+		res.Counts = policy.Counts(res.Findings)
+	}
+	return reports
+}
