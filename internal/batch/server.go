@@ -124,7 +124,9 @@ func outcomeReason(man *m.Manifest) string {
 	if man.Outcome.ExitCode != nil {
 		reason += fmt.Sprintf(" (exit code %d)", *man.Outcome.ExitCode)
 	}
-	if why := ReasonLine(man.Run.StderrTail); why != "" {
+	// A server mcp-audit killed (deadline, memory) has its reason already;
+	// whatever it managed to print while dying depends on timing.
+	if why := ReasonLine(man.Run.StderrTail); why != "" && man.Outcome.Status != m.StatusKilled {
 		reason += ": " + textsafe.OneLine(why, 200)
 	}
 	return reason

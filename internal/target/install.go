@@ -87,10 +87,14 @@ func (f *Fetcher) registryConfig() (NPMConfig, *http.Client) {
 // text mentions "git url" too, so the match is on the failure itself.
 var reGitOutput = regexp.MustCompile(`ENOGIT|spawn git|[Gg]it dep preparation|unknown git error|git ls-remote|git clone|git-(clone|fetch)`)
 
+// npmNoise is what npm prints on every failure and differs between runs
+// (its debug log's timestamped path).
+var npmNoise = regexp.MustCompile(`(?m)^npm (error|ERR!) A complete log of this run can be found in:.*$\n?`)
+
 // installError explains a failed install in the user's terms; npm's own
 // output is untrusted and only its tail is quoted.
 func installError(err error, out []byte, refused []string) error {
-	msg := textsafe.Tail(textsafe.Clean(strings.TrimSpace(string(out))), 2000)
+	msg := textsafe.Tail(textsafe.Clean(strings.TrimSpace(npmNoise.ReplaceAllString(string(out), ""))), 2000)
 	if reGitOutput.MatchString(msg) {
 		return fmt.Errorf("%w: a dependency comes from git, which mcp-audit does not fetch (npm would build it by running its prepare script): %w\n%s", ErrUnfetchable, err, msg)
 	}
