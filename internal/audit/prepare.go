@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/buildinfo"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sink"
@@ -87,7 +88,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion,
 		Target: m.Target{Ecosystem: ecosystem(spec), Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
-			Entry: normalizeArgv(layout, argv)},
+			Entry: normalizeArgv(layout, argv), Service: pkg.Manifest.ServiceDomains(), Supplied: suppliedHosts(o)},
 	}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
@@ -255,4 +256,18 @@ func (w logWriter) Write(p []byte) (int, error) {
 		w.l.Debug(s)
 	}
 	return len(p), nil
+}
+
+// suppliedHosts are the hosts the configuration hands the server, in its
+// arguments and in the values of --env variables (URLs, DSNs, host:port).
+func suppliedHosts(o Options) []string {
+	var out []string
+	for _, a := range o.Args {
+		out = append(out, hosts.Extract(a)...)
+	}
+	for _, kv := range o.Env {
+		_, v, _ := strings.Cut(kv, "=")
+		out = append(out, hosts.Extract(v)...)
+	}
+	return out
 }

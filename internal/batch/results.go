@@ -132,7 +132,7 @@ func gather(es []entry) *gathered {
 // add files a finding under its group.
 func (g *gathered) add(server string, f policy.Finding) {
 	switch f.Kind {
-	case policy.KindHost:
+	case policy.KindHost, policy.KindTelemetry:
 		g.hosts.add(server, f.Subject, f.Phase)
 		switch {
 		case f.Phase == m.PhaseInstall:

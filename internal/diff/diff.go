@@ -360,8 +360,11 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 		case seen[k]:
 			continue
 		default:
-			if f.Kind == policy.KindProcess {
+			switch f.Kind {
+			case policy.KindProcess:
 				f.Severity = policy.Medium // a process the reviewed version did not start
+			case policy.KindHost, policy.KindTelemetry:
+				f.Severity = policy.High // a host the reviewed version never used, whoever asked
 			}
 			f.Summary = "new: " + f.Summary
 		}

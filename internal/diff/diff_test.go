@@ -68,7 +68,7 @@ func TestNewHostInOneToolCall(t *testing.T) {
 		p.Network = append(p.Network, m.Connection{Proto: "tcp", Op: "connect", Name: "collect.evil.example", Port: 443, Result: "in-progress", Category: "egress"})
 		p.DNS = append(p.DNS, m.DNSQuery{Name: "collect.evil.example", Type: "A", Server: "127.0.0.1"})
 	})
-	want := []string{"high new: looked up host collect.evil.example [call:send_email] A query to 127.0.0.1"}
+	want := []string{"high new: looked up host collect.evil.example during a call [call:send_email] resolved through the sandbox's DNS (A record)"}
 	if diff := cmp.Diff(want, summaries(r.Findings)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

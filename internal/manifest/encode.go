@@ -57,6 +57,8 @@ func Decode(data []byte) (*Manifest, error) {
 func Canonicalize(m *Manifest) {
 	m.Server.Capabilities = sortedUnique(m.Server.Capabilities, strings.Compare)
 	m.Target.Entry = nonNil(m.Target.Entry)
+	m.Target.Service = sortedUnique(m.Target.Service, strings.Compare)
+	m.Target.Supplied = sortedUnique(m.Target.Supplied, strings.Compare)
 
 	m.Tools = slices.Clone(m.Tools)
 	for i := range m.Tools {

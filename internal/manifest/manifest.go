@@ -51,6 +51,13 @@ type Target struct {
 	// Entry is the command that started the server, with the package root
 	// written as <pkg>.
 	Entry []string `json:"entry"`
+	// Service are the registrable domains of the package's own service, from
+	// its metadata (homepage, repository and issue URLs, code hosts left
+	// out): unprompted traffic there is the server's job, not telemetry.
+	Service []string `json:"service,omitempty"`
+	// Supplied are the hosts the configuration handed the server (in its
+	// arguments and --env values): traffic there was asked for.
+	Supplied []string `json:"supplied,omitempty"`
 }
 
 // Outcome statuses.

@@ -16,7 +16,9 @@ func dnsFindings(pe *phaseEval) []Finding {
 			continue
 		}
 		pe.hosts[d.Name] = true
-		out = append(out, Finding{High, KindHost, ph.Name, d.Name, "looked up host " + d.Name, d.Type + " query to " + d.Server})
+		if f, ok := pe.hostFinding(d.Name, "looked up host "+d.Name, "resolved through the sandbox's DNS ("+d.Type+" record)"); ok {
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -37,8 +39,9 @@ func networkFindings(pe *phaseEval) []Finding {
 				continue
 			}
 			pe.hosts[subject] = true
-			out = append(out, Finding{High, KindHost, ph.Name, subject, fmt.Sprintf("contacted %s", endpoint(c)),
-				fmt.Sprintf("%s %s %s", c.Proto, c.Op, c.Result)})
+			if f, ok := pe.hostFinding(subject, "contacted "+endpoint(c), fmt.Sprintf("%s %s %s", c.Proto, c.Op, c.Result)); ok {
+				out = append(out, f)
+			}
 		case m.ConnListener:
 			out = append(out, Finding{Medium, KindListener, ph.Name, endpoint(c), "opened a listening socket", c.Proto + " " + c.Op})
 		case m.ConnSensitive:

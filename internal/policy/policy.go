@@ -72,6 +72,8 @@ type phaseEval struct {
 	// hosts are the hosts already reported in this phase: a name looked up
 	// and then contacted is one finding.
 	hosts map[string]bool
+	// egress is the manifest's context for judging hosts.
+	egress *egressContext
 }
 
 // phaseEvaluators list the findings of one behavior kind in a phase. They
@@ -88,8 +90,9 @@ var phaseEvaluators = []func(*phaseEval) []Finding{
 // Evaluate lists the findings in a manifest, sorted most severe first.
 func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	var out []Finding
+	egress := newEgressContext(man)
 	for _, ph := range man.Phases {
-		pe := &phaseEval{man: man, pol: pol, phase: ph, hosts: map[string]bool{}}
+		pe := &phaseEval{man: man, pol: pol, phase: ph, hosts: map[string]bool{}, egress: egress}
 		for _, evaluate := range phaseEvaluators {
 			out = append(out, evaluate(pe)...)
 		}

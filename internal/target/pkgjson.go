@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
 )
 
 // PackageJSON is the part of package.json mcp-audit reads.
@@ -22,6 +24,39 @@ type PackageJSON struct {
 	Scripts      map[string]string `json:"scripts"`
 	Dependencies map[string]string `json:"dependencies"`
 	MCPName      string            `json:"mcpName"`
+	Homepage     string            `json:"homepage"`
+	Repository   json.RawMessage   `json:"repository"`
+	Bugs         json.RawMessage   `json:"bugs"`
+}
+
+// ServiceDomains are the registrable domains of the package's homepage,
+// repository and issue tracker, code hosts left out: where its own service
+// most likely lives.
+func (p PackageJSON) ServiceDomains() []string {
+	urls := []string{p.Homepage, urlField(p.Repository), urlField(p.Bugs)}
+	var out []string
+	for _, u := range urls {
+		h := hosts.FromURL(u)
+		if h == "" || hosts.IsCodeHost(h) || !strings.Contains(h, ".") {
+			continue
+		}
+		out = append(out, hosts.Registrable(h))
+	}
+	return out
+}
+
+// urlField reads a package.json field that is a URL string or an object
+// with a url.
+func urlField(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var o struct {
+		URL string `json:"url"`
+	}
+	json.Unmarshal(raw, &o)
+	return o.URL
 }
 
 // ReadPackageJSON reads dir/package.json (bounded to 4 MiB).

@@ -1,0 +1,40 @@
+package hosts
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestExtract(t *testing.T) {
+	for in, want := range map[string][]string{
+		"https://api.service.example/v1?x=1":            {"api.service.example"},
+		"mongodb://user:pw@db.cluster.example:27017/db": {"db.cluster.example"},
+		"postgres://u@10.1.2.3/db":                      {"10.1.2.3"},
+		"--host mail.example.com --port 25":             {"mail.example.com"},
+		"see README.md and index.js":                    nil,
+		`{"url":"https://A.Example/x","to":"me@Mail.Example"}`: {"a.example", "mail.example"},
+		"plain text without hosts":                             nil,
+	} {
+		if diff := cmp.Diff(want, Extract(in)); diff != "" {
+			t.Errorf("Extract(%q) (-want +got):\n%s", in, diff)
+		}
+	}
+}
+
+func TestRegistrable(t *testing.T) {
+	for h, want := range map[string]string{
+		"api.mail.example.com": "example.com", "example.co.uk": "example.co.uk", "x.y.example.co.uk": "example.co.uk",
+		"192.0.2.1": "192.0.2.1", "API.Notion.SO.": "notion.so",
+	} {
+		if got := Registrable(h); got != want {
+			t.Errorf("Registrable(%q) = %q, want %q", h, got, want)
+		}
+	}
+	if !SameService("api.notion.com", []string{"notion.com"}) || SameService("notion.com.evil.example", []string{"notion.com"}) {
+		t.Error("SameService")
+	}
+	if !IsDownloadHost("objects.githubusercontent.com") || !IsDownloadHost("my-bucket.s3.amazonaws.com") || IsDownloadHost("telemetry.example") {
+		t.Error("IsDownloadHost")
+	}
+}

@@ -1,0 +1,97 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// KindTelemetry marks egress nobody asked for (at startup, at idle, in an
+// install script) to a host that is not the server's own service.
+const KindTelemetry = "telemetry"
+
+// egressContext is what decides whether a host was expected: who supplied
+// it, which service is the server's own.
+type egressContext struct {
+	supplied map[string]bool            // hosts the configuration handed the server
+	byCall   map[string]map[string]bool // phase -> hosts in that call's arguments
+	service  []string                   // registrable domains of the server's own service
+}
+
+// newEgressContext reads the context from the manifest. A host that
+// received the credential the server was given is its own service too;
+// a planted canary can never make a host expected (canary findings stand
+// on their own, critical).
+func newEgressContext(man *m.Manifest) *egressContext {
+	e := &egressContext{supplied: map[string]bool{}, byCall: map[string]map[string]bool{}, service: man.Target.Service}
+	for _, h := range man.Target.Supplied {
+		e.supplied[h] = true
+	}
+	for _, c := range man.Calls {
+		set := map[string]bool{}
+		for _, h := range hosts.Extract(string(c.Args)) {
+			set[h] = true
+		}
+		e.byCall[c.Phase] = set
+	}
+	for _, ph := range man.Phases {
+		for _, h := range ph.Canaries {
+			if h.Given && h.How == m.HowSent {
+				if host := sentTo(h.Evidence); host != "" {
+					e.service = append(e.service, hosts.Registrable(host))
+				}
+			}
+		}
+	}
+	return e
+}
+
+// sentTo is the host of a "sent" hit's evidence ("https POST host/path",
+// "dns name", "tcp host:port").
+func sentTo(evidence string) string {
+	f := strings.Fields(evidence)
+	if len(f) == 0 {
+		return ""
+	}
+	dest := f[len(f)-1]
+	if i := strings.IndexByte(dest, '/'); i >= 0 {
+		dest = dest[:i]
+	}
+	if i := strings.LastIndexByte(dest, ':'); i >= 0 && !strings.Contains(dest[:i], ":") {
+		dest = dest[:i]
+	}
+	return strings.ToLower(dest)
+}
+
+// isCallPhase reports phases in which the caller asked for something.
+func isCallPhase(phase string) bool {
+	return strings.HasPrefix(phase, m.PhaseCallPrefix) || strings.HasPrefix(phase, m.PhasePromptPrefix) ||
+		strings.HasPrefix(phase, m.PhaseReadPrefix)
+}
+
+// hostFinding judges traffic to host in a phase. With an allow-list,
+// anything outside it is high. Without one, context decides: a host the
+// configuration or the call supplied is expected (no finding); one used
+// during a call is an observation (low); the server's own service and an
+// install script's download host are low; anything else unprompted is
+// telemetry (medium). In a diff a new host is high whatever the context.
+func (pe *phaseEval) hostFinding(host, summary, evidence string) (Finding, bool) {
+	ph := pe.phase.Name
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if len(pe.pol.Allow.Hosts) > 0 {
+		return Finding{High, KindHost, ph, host, summary + " (not in the allow-list)", evidence}, true
+	}
+	e := pe.egress
+	switch {
+	case e.supplied[h] || e.byCall[ph][h]:
+		return Finding{}, false
+	case isCallPhase(ph):
+		return Finding{Low, KindHost, ph, host, summary + " during a call", evidence}, true
+	case hosts.SameService(h, e.service):
+		return Finding{Low, KindHost, ph, host, summary + " (its own service)", evidence}, true
+	case ph == m.PhaseInstall && hosts.IsDownloadHost(h):
+		return Finding{Low, KindHost, ph, host, summary + " from an install script (a download host)", evidence}, true
+	}
+	return Finding{Medium, KindTelemetry, ph, host, summary + " unprompted (telemetry: nobody asked for it)", evidence}, true
+}
