@@ -8,11 +8,11 @@ import (
 
 func TestExtract(t *testing.T) {
 	for in, want := range map[string][]string{
-		"https://api.service.example/v1?x=1":            {"api.service.example"},
-		"mongodb://user:pw@db.cluster.example:27017/db": {"db.cluster.example"},
-		"postgres://u@10.1.2.3/db":                      {"10.1.2.3"},
-		"--host mail.example.com --port 25":             {"mail.example.com"},
-		"see README.md and index.js":                    nil,
+		"https://api.service.example/v1?x=1":                   {"api.service.example"},
+		"mongodb://user:pw@db.cluster.example:27017/db":        {"db.cluster.example"},
+		"postgres://u@10.1.2.3/db":                             {"10.1.2.3"},
+		"--host mail.example.com --port 25":                    {"mail.example.com"},
+		"see README.md and index.js":                           nil,
 		`{"url":"https://A.Example/x","to":"me@Mail.Example"}`: {"a.example", "mail.example"},
 		"plain text without hosts":                             nil,
 	} {

@@ -35,12 +35,12 @@ func TestEgressByContext(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"install objects.githubusercontent.com": "low host",
-		"install stats.tracker.example":         "medium telemetry",
-		"startup api.notion.example":            "low host",
-		"startup telemetry.vendor.example":      "medium telemetry",
-		"startup api.given.example":             "low host",
-		"call:fetch cdn.other.example":          "low host",
+		"install objects.githubusercontent.com":  "low host",
+		"install stats.tracker.example":          "medium telemetry",
+		"startup api.notion.example":             "low host",
+		"startup telemetry.vendor.example":       "medium telemetry",
+		"startup api.given.example":              "low host",
+		"call:fetch cdn.other.example":           "low host",
 		"startup env:AWS_SECRET_ACCESS_KEY sent": "critical canary",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
