@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -18,6 +19,9 @@ var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true
 // normalized, and scanned for canary values handed to the program.
 func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	argv := c.execArgv(p, r)
+	if fileless(r.Path) {
+		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertFilelessExec, Detail: "exec of " + r.Path + " (" + result(r) + ")"})
+	}
 	if r.Path != "" && (!r.Failed() || r.Incomplete) && len(r.Argv) > 0 {
 		c.setProcess(r.PID, r.Argv)
 	}
@@ -152,4 +156,12 @@ func (c *classifier) kill(p *phaseAcc, r trace.Record) {
 	case !c.pids[r.SignalPID]:
 		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertKill, Detail: "signal " + r.Signal + " to a process outside the server's tree"})
 	}
+}
+
+var reFdPath = regexp.MustCompile(`^/(proc/(self|thread-self|[0-9]+)|dev)/fd/[0-9]+$`)
+
+// fileless reports an exec whose program is no file on disk: an open
+// descriptor (/proc/self/fd/N, /dev/fd/N) or a memfd ("/memfd:name").
+func fileless(p string) bool {
+	return strings.HasPrefix(p, "/memfd:") || reFdPath.MatchString(p)
 }

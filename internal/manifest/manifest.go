@@ -334,6 +334,9 @@ const (
 	// A decoy or sensitive file opened with O_NOATIME, which keeps the
 	// access-time witness quiet.
 	AlertNoAtime = "noatime_open"
+	// AlertFilelessExec is a program started from a file descriptor or an
+	// anonymous memory file (memfd), not from a path on disk.
+	AlertFilelessExec = "fileless_exec"
 )
 
 // Alert is an anti-analysis or escape attempt, or a gap in the evidence.

@@ -11,8 +11,15 @@ func alertFindings(pe *phaseEval) []Finding {
 	for _, a := range pe.phase.Alerts {
 		sev := High
 		kind := KindEscape
-		if a.Kind == m.AlertTraceIncomplete {
+		switch a.Kind {
+		case m.AlertTraceIncomplete:
 			kind = KindTrace
+		case m.AlertMemfd:
+			// JIT runtimes (.NET, some node add-ons) make anonymous memory
+			// files; executing one is what matters (fileless_exec).
+			sev = Low
+		case m.AlertFilelessExec:
+			sev = Critical
 		}
 		out = append(out, Finding{sev, kind, pe.phase.Name, a.Kind, "anti-analysis or escape attempt: " + a.Kind, a.Detail})
 	}

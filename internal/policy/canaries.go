@@ -29,7 +29,7 @@ func canaryFindings(pe *phaseEval) []Finding {
 			// many servers do. The user's project secrets then live in the
 			// server's environment: worth knowing, not yet a theft (any
 			// value sent on is a critical "sent" hit).
-			out = append(out, Finding{High, KindCanary, ph.Name, h.Canary + " " + h.How,
+			out = append(out, Finding{Medium, KindCanary, ph.Name, h.Canary + " " + h.How,
 				"read the .env file of its working directory (dotenv does this at startup)", ev})
 			continue
 		}

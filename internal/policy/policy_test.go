@@ -183,7 +183,7 @@ func TestGivenCredentials(t *testing.T) {
 		"credential env:BRAVE_API_KEY sent":        "medium",   // its job
 		"canary env:BRAVE_API_KEY mcp-output":      "high",     // handed to the model
 		"canary env:AWS_SECRET_ACCESS_KEY sent":    "critical", // not given: theft
-		"canary file:<workspace>/.env file-read":   "high",     // dotenv at startup
+		"canary file:<workspace>/.env file-read":   "medium",   // dotenv at startup; a value sent on is critical     // dotenv at startup
 		"canary file:~/.aws/credentials file-read": "critical",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
