@@ -72,6 +72,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 	if out.PlumbingEvents > 0 {
 		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install phase: %d events of mcp-audit's own npm (the install shell and its direct children) left out", out.PlumbingEvents))
 	}
+	out.Phases = s.ch.assign(out.Phases, windows, man)
 	for i := range out.Phases {
 		ph := &out.Phases[i]
 		ph.Canaries = append(ph.Canaries, s.mcpHits[ph.Name]...)

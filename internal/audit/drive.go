@@ -18,6 +18,7 @@ type session struct {
 	tools     []json.RawMessage
 	prompts   []json.RawMessage
 	resources []json.RawMessage
+	templates []json.RawMessage
 	noise     int
 	notes     []string
 }
@@ -65,6 +66,10 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		cctx, cancel := context.WithTimeout(ctx, o.CallTimeout)
 		defer cancel()
 		items, err := c.List(cctx, method, key)
+		var rpc *mcpclient.RPCError
+		if errors.As(err, &rpc) && rpc.Code == -32601 && method == "resources/templates/list" {
+			return items // optional: many servers with resources have no templates
+		}
 		if err != nil {
 			ses.notes = append(ses.notes, method+" failed: "+textsafe.Text(errText(err), 200))
 		}
@@ -76,6 +81,7 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 	}
 	if res.r.Has("resources") {
 		ses.resources = list("resources/list", "resources")
+		ses.templates = list("resources/templates/list", "resourceTemplates")
 	}
 	return true, isDone(run.Done())
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
@@ -22,19 +23,23 @@ type segment struct {
 	ended   bool
 	// mcpHits are canaries found in what the server returned, per phase.
 	mcpHits map[string][]m.CanaryHit
+	// ch watches what the server says outside its answers.
+	ch *channels
 }
 
 func (s *segment) window(name string, start time.Time) {
 	s.windows = append(s.windows, classify.Window{Name: name, Start: start})
 }
 
-func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec) (*segment, error) {
+func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, cs *canary.Set) (*segment, error) {
+	ch := newChannels(cs)
+	spec.Stderr = &ch.errw
 	run, err := sb.Start(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}}
-	seg.client = mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}})
+	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}, ch: ch}
+	seg.client = mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.observe})
 	seg.window(m.PhaseStartup, run.Started)
 	return seg, nil
 }

@@ -36,6 +36,7 @@ func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 	fillTools(man, ses.tools, cs, clean)
 	fillPrompts(man, ses.prompts, clean)
 	fillResources(man, ses.resources, clean)
+	fillTemplates(man, ses.templates, clean)
 	addStartupHits(man, hits)
 }
 
@@ -53,6 +54,7 @@ func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
 	scan("tools/list", ses.tools)
 	scan("prompts/list", ses.prompts)
 	scan("resources/list", ses.resources)
+	scan("resources/templates/list", ses.templates)
 	if ses.init != nil {
 		b, _ := json.Marshal(ses.init)
 		scan("initialize", []json.RawMessage{b})
@@ -82,24 +84,37 @@ func fillTools(man *m.Manifest, tools []json.RawMessage, cs *canary.Set, clean f
 			break
 		}
 		var t struct {
-			Name        string          `json:"name"`
-			Title       string          `json:"title"`
-			Description string          `json:"description"`
-			InputSchema json.RawMessage `json:"inputSchema"`
+			Name         string          `json:"name"`
+			Title        string          `json:"title"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+			Annotations  json.RawMessage `json:"annotations"`
 		}
 		if err := json.Unmarshal(raw, &t); err != nil {
 			man.Run.Notes = append(man.Run.Notes, "a tools/list entry is not an object")
 			continue
 		}
-		schema := m.CanonicalJSON(json.RawMessage(cs.Redact(string(t.InputSchema))))
-		if len(schema) > maxSchema {
-			schema = json.RawMessage(`{"$comment":"mcp-audit: schema larger than 64 KiB, see digest"}`)
-		}
 		tool := m.Tool{Name: clean(t.Name, maxName), Title: clean(t.Title, maxName),
-			Description: clean(t.Description, maxDescription), InputSchema: schema}
+			Description: clean(t.Description, maxDescription), InputSchema: boundedJSON(t.InputSchema, cs),
+			OutputSchema: boundedJSON(t.OutputSchema, cs), Annotations: boundedJSON(t.Annotations, cs)}
 		tool.Digest = m.ToolDigest(tool)
 		man.Tools = append(man.Tools, tool)
 	}
+}
+
+// boundedJSON is a schema or annotations object in canonical form, canary
+// values redacted, replaced by a note when larger than 64 KiB (the tool's
+// digest still pins it).
+func boundedJSON(raw json.RawMessage, cs *canary.Set) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	out := m.CanonicalJSON(json.RawMessage(cs.Redact(string(raw))))
+	if len(out) > maxSchema {
+		out = json.RawMessage(`{"$comment":"mcp-audit: larger than 64 KiB, see digest"}`)
+	}
+	return out
 }
 
 func fillPrompts(man *m.Manifest, prompts []json.RawMessage, clean func(string, int) string) {
@@ -108,7 +123,8 @@ func fillPrompts(man *m.Manifest, prompts []json.RawMessage, clean func(string, 
 			Name        string `json:"name"`
 			Description string `json:"description"`
 			Arguments   []struct {
-				Name string `json:"name"`
+				Name        string `json:"name"`
+				Description string `json:"description"`
 			} `json:"arguments"`
 		}
 		if json.Unmarshal(raw, &p) != nil {
@@ -117,21 +133,48 @@ func fillPrompts(man *m.Manifest, prompts []json.RawMessage, clean func(string, 
 		pr := m.Prompt{Name: clean(p.Name, maxName), Description: clean(p.Description, maxDescription)}
 		for _, a := range p.Arguments {
 			pr.Arguments = append(pr.Arguments, clean(a.Name, maxName))
+			if a.Description != "" {
+				pr.ArgumentDescriptions = append(pr.ArgumentDescriptions,
+					m.PromptArgument{Name: clean(a.Name, maxName), Description: clean(a.Description, maxDescription)})
+			}
 		}
 		man.Prompts = append(man.Prompts, pr)
 	}
 }
 
+// listedResource is the shape of resources/list and
+// resources/templates/list entries.
+type listedResource struct {
+	URI         string `json:"uri"`
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MimeType    string `json:"mimeType"`
+}
+
 func fillResources(man *m.Manifest, resources []json.RawMessage, clean func(string, int) string) {
 	for _, raw := range resources {
-		var r struct {
-			URI      string `json:"uri"`
-			Name     string `json:"name"`
-			MimeType string `json:"mimeType"`
-		}
+		var r listedResource
 		if json.Unmarshal(raw, &r) != nil {
 			continue
 		}
-		man.Resources = append(man.Resources, m.Resource{URI: clean(r.URI, 2048), Name: clean(r.Name, maxName), MimeType: clean(r.MimeType, 128)})
+		man.Resources = append(man.Resources, m.Resource{URI: clean(r.URI, 2048), Name: clean(r.Name, maxName),
+			Title: clean(r.Title, maxName), Description: clean(r.Description, maxDescription), MimeType: clean(r.MimeType, 128)})
+	}
+}
+
+func fillTemplates(man *m.Manifest, templates []json.RawMessage, clean func(string, int) string) {
+	for i, raw := range templates {
+		if i == maxTools {
+			break
+		}
+		var r listedResource
+		if json.Unmarshal(raw, &r) != nil {
+			continue
+		}
+		man.ResourceTemplates = append(man.ResourceTemplates, m.ResourceTemplate{URITemplate: clean(r.URITemplate, 2048),
+			Name: clean(r.Name, maxName), Title: clean(r.Title, maxName), Description: clean(r.Description, maxDescription),
+			MimeType: clean(r.MimeType, 128)})
 	}
 }

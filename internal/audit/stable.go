@@ -108,6 +108,7 @@ func lists(p *m.Phase) []list {
 		listOf("canaries", &p.Canaries),
 		listOf("alerts", &p.Alerts),
 		listOf("server_requests", &p.ServerRequests),
+		listOf("messages", &p.Messages),
 	}
 }
 

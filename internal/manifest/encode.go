@@ -63,6 +63,8 @@ func Canonicalize(m *Manifest) {
 	m.Tools = slices.Clone(m.Tools)
 	for i := range m.Tools {
 		m.Tools[i].InputSchema = CanonicalJSON(m.Tools[i].InputSchema)
+		m.Tools[i].OutputSchema = CanonicalJSON(m.Tools[i].OutputSchema)
+		m.Tools[i].Annotations = CanonicalJSON(m.Tools[i].Annotations)
 		m.Tools[i].Digest = ToolDigest(m.Tools[i])
 	}
 	m.Tools = sortedUnique(m.Tools, func(a, b Tool) int {
@@ -71,14 +73,26 @@ func Canonicalize(m *Manifest) {
 	m.Prompts = slices.Clone(m.Prompts)
 	for i := range m.Prompts {
 		m.Prompts[i].Arguments = sortedUnique(m.Prompts[i].Arguments, strings.Compare)
+		if len(m.Prompts[i].ArgumentDescriptions) > 0 {
+			m.Prompts[i].ArgumentDescriptions = sortedUnique(m.Prompts[i].ArgumentDescriptions, func(a, b PromptArgument) int {
+				return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Description, b.Description))
+			})
+		}
 	}
 	m.Prompts = sortedUnique(m.Prompts, func(a, b Prompt) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Description, b.Description),
 			slices.Compare(a.Arguments, b.Arguments))
 	})
 	m.Resources = sortedUnique(m.Resources, func(a, b Resource) int {
-		return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.Name, b.Name), strings.Compare(a.MimeType, b.MimeType))
+		return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.Name, b.Name), strings.Compare(a.MimeType, b.MimeType),
+			strings.Compare(a.Title, b.Title), strings.Compare(a.Description, b.Description))
 	})
+	if len(m.ResourceTemplates) > 0 {
+		m.ResourceTemplates = sortedUnique(m.ResourceTemplates, func(a, b ResourceTemplate) int {
+			return cmp.Or(strings.Compare(a.URITemplate, b.URITemplate), strings.Compare(a.Name, b.Name),
+				strings.Compare(a.Title, b.Title), strings.Compare(a.Description, b.Description), strings.Compare(a.MimeType, b.MimeType))
+		})
+	}
 
 	m.Phases = mergePhases(m.Phases)
 	for i := range m.Phases {
@@ -153,6 +167,11 @@ func canonicalPhase(p *Phase) {
 	p.ServerRequests = sortedUnique(p.ServerRequests, func(a, b ServerRequest) int {
 		return cmp.Or(strings.Compare(a.Method, b.Method), strings.Compare(a.Answer, b.Answer))
 	})
+	if len(p.Messages) > 0 {
+		p.Messages = sortedUnique(p.Messages, func(a, b ServerMessage) int {
+			return cmp.Or(strings.Compare(a.Channel, b.Channel), strings.Compare(a.Method, b.Method), strings.Compare(a.Text, b.Text))
+		})
+	}
 }
 
 // mergePhases combines phases with the same name (a restarted server has a
@@ -176,6 +195,7 @@ func mergePhases(in []Phase) []Phase {
 		q.Canaries = append(slices.Clone(q.Canaries), p.Canaries...)
 		q.Alerts = append(slices.Clone(q.Alerts), p.Alerts...)
 		q.ServerRequests = append(slices.Clone(q.ServerRequests), p.ServerRequests...)
+		q.Messages = append(slices.Clone(q.Messages), p.Messages...)
 		// A restarted server reads mostly the same files again: keep the
 		// larger count rather than adding them up.
 		sum := map[FileCount]int{}
@@ -194,7 +214,9 @@ func mergePhases(in []Phase) []Phase {
 }
 
 // ToolDigest pins a tool: sha256 over its name, description and canonical
-// input schema, separated by NUL bytes.
+// input schema, separated by NUL bytes, followed by the canonical output
+// schema and annotations when the tool has either (so tools without them
+// keep the digests earlier releases gave them).
 func ToolDigest(t Tool) string {
 	h := sha256.New()
 	h.Write([]byte(t.Name))
@@ -202,6 +224,12 @@ func ToolDigest(t Tool) string {
 	h.Write([]byte(t.Description))
 	h.Write([]byte{0})
 	h.Write(CanonicalJSON(t.InputSchema))
+	if len(t.OutputSchema) > 0 || len(t.Annotations) > 0 {
+		h.Write([]byte{0})
+		h.Write(CanonicalJSON(t.OutputSchema))
+		h.Write([]byte{0})
+		h.Write(CanonicalJSON(t.Annotations))
+	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 

@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"os"
@@ -153,4 +155,23 @@ func TestCommittedManifestsAreCanonical(t *testing.T) {
 		})
 	}
 	t.Logf("checked %d manifests", checked)
+}
+
+// TestToolDigestSurface: a tool without an output schema or annotations
+// keeps the digest earlier releases gave it; adding either changes it.
+func TestToolDigestSurface(t *testing.T) {
+	base := Tool{Name: "echo", Description: "Echo.", InputSchema: json.RawMessage(`{"type":"object"}`)}
+	const old = "sha256:" // computed below the way earlier releases did
+	h := sha256.Sum256([]byte("echo\x00Echo.\x00" + `{"type":"object"}`))
+	if got, want := ToolDigest(base), old+hex.EncodeToString(h[:]); got != want {
+		t.Errorf("digest without the new fields changed: %s, want %s", got, want)
+	}
+	withOut := base
+	withOut.OutputSchema = json.RawMessage(`{"type":"object"}`)
+	withAnn := base
+	withAnn.Annotations = json.RawMessage(`{"title":"Echo"}`)
+	d := map[string]bool{ToolDigest(base): true, ToolDigest(withOut): true, ToolDigest(withAnn): true}
+	if len(d) != 3 {
+		t.Errorf("output schema or annotations do not change the digest")
+	}
 }

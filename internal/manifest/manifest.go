@@ -25,7 +25,10 @@ type Manifest struct {
 	Tools         []Tool     `json:"tools"`
 	Prompts       []Prompt   `json:"prompts"`
 	Resources     []Resource `json:"resources"`
-	Phases        []Phase    `json:"phases"`
+	// ResourceTemplates are listed by resources/templates/list; omitted
+	// when the server offers none.
+	ResourceTemplates []ResourceTemplate `json:"resource_templates,omitempty"`
+	Phases            []Phase            `json:"phases"`
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`
@@ -95,7 +98,13 @@ type Tool struct {
 	Description string `json:"description"`
 	// InputSchema is the tool's JSON Schema in canonical form.
 	InputSchema json.RawMessage `json:"input_schema,omitempty"`
-	// Digest is sha256 over name, description and canonical input schema.
+	// OutputSchema is the tool's output schema in canonical form.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	// Annotations are the tool's annotations (title, hints) in canonical
+	// form: text the client shows and the model may read.
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	// Digest is sha256 over name, description and canonical input schema,
+	// and the output schema and annotations when the tool has either.
 	Digest string `json:"digest"`
 }
 
@@ -104,13 +113,33 @@ type Prompt struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
 	Arguments   []string `json:"arguments"`
+	// ArgumentDescriptions are the arguments that have a description, with
+	// it.
+	ArgumentDescriptions []PromptArgument `json:"argument_descriptions,omitempty"`
+}
+
+// PromptArgument is a prompt argument's description.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
 }
 
 // Resource is one advertised resource.
 type Resource struct {
-	URI      string `json:"uri"`
-	Name     string `json:"name,omitempty"`
-	MimeType string `json:"mime_type,omitempty"`
+	URI         string `json:"uri"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mime_type,omitempty"`
+}
+
+// ResourceTemplate is one advertised resource template.
+type ResourceTemplate struct {
+	URITemplate string `json:"uri_template"`
+	Name        string `json:"name,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	MimeType    string `json:"mime_type,omitempty"`
 }
 
 // Call outcomes.
@@ -165,6 +194,23 @@ type Phase struct {
 	// ServerRequests are requests the server made of the client (roots,
 	// sampling, elicitation) and how they were answered.
 	ServerRequests []ServerRequest `json:"server_requests"`
+	// Messages are what the server said outside its answers that is worth
+	// judging: the text of its sampling and elicitation requests, and any
+	// notification, error, stderr or stdout line whose text looks aimed at
+	// the model, and messages too large for the client. Omitted when empty.
+	Messages []ServerMessage `json:"messages,omitempty"`
+}
+
+// ServerMessage is text the server sent outside the results of calls.
+type ServerMessage struct {
+	Channel string `json:"channel"`
+	// Method is the request's or notification's method, or the method of
+	// the call an error answered.
+	Method string `json:"method,omitempty"`
+	// Text is the message's human- and model-readable text (for sampling:
+	// the system prompt and messages; for elicitation: the message and the
+	// requested fields), sanitized, bounded, canary values redacted.
+	Text string `json:"text"`
 }
 
 // File access kinds.
@@ -302,7 +348,9 @@ type CanaryHit struct {
 	// How: file-read, file-write, file-delete, file-rename,
 	// file-read-witness (seen by the post-run access-time check), sent
 	// (value found in outgoing data), argv (value passed to a process),
-	// mcp-output (value in what the server said over MCP).
+	// mcp-output (value in an answer over MCP), server-request,
+	// notification, stderr, stdout (value in what the server sent on those
+	// channels).
 	How string `json:"how"`
 	// Evidence is a short, non-secret description (path, destination).
 	Evidence string `json:"evidence"`

@@ -85,8 +85,30 @@ const (
 	HowSent = "sent"
 	// HowArgv is the canary's value passed to a process.
 	HowArgv = "argv"
-	// HowMCPOutput is the canary's value in what the server said over MCP.
+	// HowMCPOutput is the canary's value in what the server said over MCP:
+	// the lists, a call's result or error answer, an oversized message.
 	HowMCPOutput = "mcp-output"
+	// HowServerRequest is the canary's value in a request the server made
+	// of the client (sampling/createMessage hands it to the model).
+	HowServerRequest = "server-request"
+	// HowNotification is the canary's value in a notification (logging,
+	// progress, …).
+	HowNotification = "notification"
+	// HowStderr is the canary's value on the server's standard error.
+	HowStderr = "stderr"
+	// HowStdout is the canary's value on a standard-output line that is
+	// not JSON-RPC.
+	HowStdout = "stdout"
+)
+
+// Channels of a ServerMessage: how the text reached the client.
+const (
+	ChannelRequest      = "request"      // a request to the client (sampling/createMessage, elicitation/create)
+	ChannelNotification = "notification" // a notification: logging, progress, list_changed, resources/updated
+	ChannelError        = "error"        // a JSON-RPC error answer (message and data)
+	ChannelStderr       = "stderr"       // a line on standard error
+	ChannelStdout       = "stdout"       // a line on standard output that is not JSON-RPC
+	ChannelOversized    = "oversized"    // a message larger than the client reads (8 MiB)
 )
 
 // Verdicts of a diff or check under a policy.

@@ -17,6 +17,7 @@ import (
 var vocabContexts = map[string][]string{
 	"category": {"Conn", "Cat"},
 	"how":      {"How"},
+	"channel":  {"Channel"},
 	"verdict":  {"Verdict"},
 	"area":     {"Area"},
 	"phase":    {"PhaseInstall", "PhaseStartup", "PhaseIdle"},

@@ -54,6 +54,33 @@ type Options struct {
 	Roots []string
 	// OnLine, if set, sees every line read (for transcripts).
 	OnLine func(line []byte, isJSON bool)
+	// Observe, if set, sees everything the server says besides the results
+	// of the client's calls: its requests, notifications, error answers,
+	// lines that are not JSON-RPC, and the head and tail of oversized
+	// messages. It runs on the reading goroutine and must not block.
+	Observe func(Observation)
+}
+
+// Channels of an Observation.
+const (
+	ChanRequest      = "request"      // a request from the server (sampling, elicitation, roots)
+	ChanNotification = "notification" // a notification (logging, progress, list_changed, …)
+	ChanError        = "error"        // a JSON-RPC error answer: message and data
+	ChanStdout       = "stdout"       // a line that is not JSON-RPC
+	ChanOversized    = "oversized"    // a message longer than MaxLine: its head and tail
+)
+
+// Observation is something the server sent outside a call's result.
+type Observation struct {
+	Channel string
+	// Method is the request's or notification's method, or for an error
+	// the method of the call it answered (when known).
+	Method string
+	// Data is the message's params, the error object, the line, or the
+	// head and tail of an oversized message joined by a newline.
+	Data []byte
+	// Size is the message's full length in bytes.
+	Size int
 }
 
 // ServerRequest is a request the server sent to the client.
@@ -74,6 +101,7 @@ type Client struct {
 	mu       sync.Mutex
 	next     int64
 	pending  map[string]chan response
+	methods  map[string]string // id -> method of a pending call
 	noise    int
 	requests []ServerRequest
 	closed   chan struct{}
@@ -100,7 +128,7 @@ func New(r io.Reader, w io.Writer, opts Options) *Client {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = 8 << 20
 	}
-	c := &Client{w: w, opts: opts, pending: map[string]chan response{}, closed: make(chan struct{}),
+	c := &Client{w: w, opts: opts, pending: map[string]chan response{}, methods: map[string]string{}, closed: make(chan struct{}),
 		out: make(chan []byte, 256), wdone: make(chan struct{})}
 	go c.readLoop(r)
 	go c.writeLoop()
@@ -145,7 +173,7 @@ func (c *Client) readLoop(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, tooLong, err := readLine(br, c.opts.MaxLine)
-		if len(line) > 0 || tooLong {
+		if len(line.head) > 0 || tooLong {
 			c.handleLine(line, tooLong)
 		}
 		if err != nil {
@@ -155,7 +183,7 @@ func (c *Client) readLoop(r io.Reader) {
 			}
 			for id, ch := range c.pending {
 				close(ch)
-				delete(c.pending, id)
+				c.forgetLocked(id)
 			}
 			c.mu.Unlock()
 			close(c.closed)
@@ -164,41 +192,70 @@ func (c *Client) readLoop(r io.Reader) {
 	}
 }
 
-// readLine reads one line, discarding the rest of lines longer than max
-// (but keeping their first bytes, to find the id of an oversized response).
-func readLine(br *bufio.Reader, max int) ([]byte, bool, error) {
-	var buf []byte
+// keepEnds is how much of an oversized line is kept at each end: enough
+// to find its id, and to search what it starts and ends with.
+const keepEnds = 64 << 10
+
+// rawLine is one line read. An oversized line keeps only its head and
+// tail; size is its full length.
+type rawLine struct {
+	head, tail []byte
+	size       int
+}
+
+// readLine reads one line, discarding the middle of lines longer than max
+// but keeping their first and last bytes: the head to find the id of an
+// oversized response, both ends to search for what a server hides there.
+func readLine(br *bufio.Reader, max int) (rawLine, bool, error) {
+	var l rawLine
 	tooLong := false
 	for {
 		frag, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(buf)+len(frag) > max {
-				tooLong = true
-				buf = append(buf, frag...)[:min(len(buf)+len(frag), 512)]
-			} else {
-				buf = append(buf, frag...)
-			}
+		l.size += len(frag)
+		switch {
+		case !tooLong && l.size <= max:
+			l.head = append(l.head, frag...)
+		case !tooLong:
+			tooLong = true
+			all := append(l.head, frag...)
+			l.head = all[:min(len(all), keepEnds)]
+			l.tail = appendTail(nil, all[len(l.head):])
+		default:
+			l.tail = appendTail(l.tail, frag)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimSpace(buf), tooLong, err
+		l.head = bytes.TrimSpace(l.head)
+		l.tail = bytes.TrimSpace(l.tail)
+		return l, tooLong, err
 	}
 }
 
-func (c *Client) handleLine(line []byte, tooLong bool) {
+// appendTail appends frag to tail, keeping the last keepEnds bytes.
+func appendTail(tail, frag []byte) []byte {
+	tail = append(tail, frag...)
+	if over := len(tail) - keepEnds; over > 0 {
+		tail = append(tail[:0], tail[over:]...)
+	}
+	return tail
+}
+
+func (c *Client) handleLine(rl rawLine, tooLong bool) {
+	line := rl.head
 	var msg message
 	isJSON := !tooLong && len(line) > 0 && line[0] == '{' && json.Unmarshal(line, &msg) == nil && msg.JSONRPC == "2.0"
 	if c.opts.OnLine != nil {
 		c.opts.OnLine(line, isJSON)
 	}
 	if tooLong {
+		c.observe(Observation{Channel: ChanOversized, Data: bytes.Join([][]byte{rl.head, rl.tail}, []byte("\n")), Size: rl.size})
 		// An oversized response: fail its call now rather than at its
 		// deadline.
 		if m := reTooLongID.FindSubmatch(line); m != nil {
 			c.mu.Lock()
 			ch := c.pending[string(m[1])]
-			delete(c.pending, string(m[1]))
+			c.forgetLocked(string(m[1]))
 			c.noise++
 			c.mu.Unlock()
 			if ch != nil {
@@ -211,22 +268,38 @@ func (c *Client) handleLine(line []byte, tooLong bool) {
 		c.mu.Lock()
 		c.noise++
 		c.mu.Unlock()
+		if !tooLong {
+			c.observe(Observation{Channel: ChanStdout, Data: line, Size: rl.size})
+		}
 		return
 	}
 	switch {
 	case msg.Method != "" && len(msg.ID) > 0:
+		c.observe(Observation{Channel: ChanRequest, Method: msg.Method, Data: msg.Params, Size: rl.size})
 		c.answer(msg)
 	case msg.Method != "":
-		// A notification from the server (logging, list_changed): nothing to do.
+		// A notification (logging, progress, list_changed): nothing to
+		// answer, but what it says is evidence.
+		c.observe(Observation{Channel: ChanNotification, Method: msg.Method, Data: msg.Params, Size: rl.size})
 	case len(msg.ID) > 0:
 		id := idKey(msg.ID)
 		c.mu.Lock()
-		ch := c.pending[id]
-		delete(c.pending, id)
+		ch, method := c.pending[id], c.methods[id]
+		c.forgetLocked(id)
 		c.mu.Unlock()
+		if msg.Error != nil {
+			b, _ := json.Marshal(msg.Error)
+			c.observe(Observation{Channel: ChanError, Method: method, Data: b, Size: rl.size})
+		}
 		if ch != nil {
 			ch <- response{result: msg.Result, err: msg.Error}
 		}
+	}
+}
+
+func (c *Client) observe(o Observation) {
+	if c.opts.Observe != nil {
+		c.opts.Observe(o)
 	}
 }
 
@@ -336,6 +409,7 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 	id := c.next
 	ch := make(chan response, 1)
 	c.pending[strconv.FormatInt(id, 10)] = ch
+	c.methods[strconv.FormatInt(id, 10)] = method
 	c.mu.Unlock()
 	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
 	if params != nil {
@@ -364,8 +438,13 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 
 func (c *Client) forget(id int64) {
 	c.mu.Lock()
-	delete(c.pending, strconv.FormatInt(id, 10))
+	c.forgetLocked(strconv.FormatInt(id, 10))
 	c.mu.Unlock()
+}
+
+func (c *Client) forgetLocked(id string) {
+	delete(c.pending, id)
+	delete(c.methods, id)
 }
 
 // Notify sends a notification.

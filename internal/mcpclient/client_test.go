@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -148,5 +149,59 @@ func TestOversizedResponseFailsFast(t *testing.T) {
 	var rpc *RPCError
 	if !errors.As(err, &rpc) || rpc.Code != CodeTooLarge || time.Since(start) > 2*time.Second {
 		t.Fatalf("got %v after %v", err, time.Since(start))
+	}
+}
+
+// TestObserveEverythingBesidesResults: requests, notifications, error
+// answers (with the method they answered) and stray stdout lines are
+// observed; an oversized line keeps its head and tail.
+func TestObserveEverythingBesidesResults(t *testing.T) {
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	var mu sync.Mutex
+	var got []Observation
+	c := New(cr, cw, Options{MaxLine: 1 << 20, Observe: func(o Observation) {
+		mu.Lock()
+		got = append(got, o)
+		mu.Unlock()
+	}})
+	go func() {
+		sc := bufio.NewScanner(sr)
+		for sc.Scan() {
+			var req map[string]any
+			if json.Unmarshal(sc.Bytes(), &req) != nil || req["method"] == nil {
+				continue
+			}
+			id, _ := json.Marshal(req["id"])
+			io.WriteString(sw, "banner SECRET-1\n")
+			io.WriteString(sw, `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"SECRET-2"}}`+"\n")
+			io.WriteString(sw, `{"jsonrpc":"2.0","id":77,"method":"sampling/createMessage","params":{"systemPrompt":"SECRET-3"}}`+"\n")
+			io.WriteString(sw, `{"jsonrpc":"2.0","method":"x","params":{"pad":"`+strings.Repeat("A", 2<<20)+`SECRET-4"}}`+"\n")
+			io.WriteString(sw, `{"jsonrpc":"2.0","id":`+string(id)+`,"error":{"code":1,"message":"SECRET-5"}}`+"\n")
+		}
+	}()
+	t.Cleanup(func() { cw.Close(); sw.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := c.Call(ctx, "tools/call", nil); err == nil {
+		t.Fatal("want the error answer")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string]string{ChanStdout: "SECRET-1", ChanNotification: "SECRET-2", ChanRequest: "SECRET-3",
+		ChanOversized: "SECRET-4", ChanError: "SECRET-5"}
+	for _, o := range got {
+		if s, ok := want[o.Channel]; ok && strings.Contains(string(o.Data), s) {
+			delete(want, o.Channel)
+			if o.Channel == ChanError && o.Method != "tools/call" {
+				t.Errorf("error observed for method %q", o.Method)
+			}
+			if o.Channel == ChanOversized && (o.Size < 2<<20 || len(o.Data) > 2*keepEnds+1) {
+				t.Errorf("oversized: size %d, kept %d bytes", o.Size, len(o.Data))
+			}
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not observed: %v", want)
 	}
 }

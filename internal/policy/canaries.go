@@ -19,9 +19,10 @@ func canaryFindings(pe *phaseEval) []Finding {
 			ev += " (" + h.Encoding + "-encoded)"
 		}
 		sev := Critical
-		if h.How == m.HowMCPOutput {
-			// Handed to the client and its model, not to a third party:
-			// exposure rather than exfiltration.
+		switch h.How {
+		case m.HowMCPOutput, m.HowServerRequest, m.HowNotification, m.HowStderr, m.HowStdout:
+			// Handed to the client (and its model, or its logs), not to a
+			// third party: exposure rather than exfiltration.
 			sev = High
 		}
 		if h.Canary == "file:"+canary.WorkspaceEnv && (h.How == m.HowFileRead || h.How == m.HowFileReadWitness) {
@@ -60,6 +61,14 @@ func describeHow(how string) string {
 		return "value passed to a process"
 	case m.HowMCPOutput:
 		return "value returned to the MCP client"
+	case m.HowServerRequest:
+		return "value sent to the MCP client in a request (sampling hands it to the model)"
+	case m.HowNotification:
+		return "value sent to the MCP client in a notification"
+	case m.HowStderr:
+		return "value written to standard error (the client's log)"
+	case m.HowStdout:
+		return "value written to standard output outside JSON-RPC"
 	}
 	return how
 }

@@ -131,9 +131,40 @@ func schemaTexts(raw json.RawMessage) []string {
 	return out
 }
 
-// injectionFindings checks what the server tells the model: tool
-// descriptions and their schemas, prompt descriptions, server
-// instructions.
+// jsonStrings collects every string value of a JSON object (annotations:
+// title and whatever else a client may show).
+func jsonStrings(raw json.RawMessage) []string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 10 || len(out) > 200 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case map[string]any:
+			for _, val := range x {
+				walk(val, depth+1)
+			}
+		case []any:
+			for _, val := range x {
+				walk(val, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return out
+}
+
+// injectionFindings checks what the server tells the model: tool titles,
+// descriptions, input and output schemas and annotations, prompt and
+// prompt-argument descriptions, resource and resource-template names and
+// descriptions, server instructions.
 func injectionFindings(man *m.Manifest) []Finding {
 	var out []Finding
 	check := func(subject, where string, texts ...string) {
@@ -145,10 +176,23 @@ func injectionFindings(man *m.Manifest) []Finding {
 		}
 	}
 	for _, t := range man.Tools {
-		check("tool "+t.Name, "the description of tool "+t.Name, append([]string{t.Title, t.Description}, schemaTexts(t.InputSchema)...)...)
+		texts := append([]string{t.Title, t.Description}, schemaTexts(t.InputSchema)...)
+		texts = append(texts, schemaTexts(t.OutputSchema)...)
+		texts = append(texts, jsonStrings(t.Annotations)...)
+		check("tool "+t.Name, "the description of tool "+t.Name, texts...)
 	}
 	for _, p := range man.Prompts {
-		check("prompt "+p.Name, "the description of prompt "+p.Name, p.Description)
+		texts := []string{p.Description}
+		for _, a := range p.ArgumentDescriptions {
+			texts = append(texts, a.Description)
+		}
+		check("prompt "+p.Name, "the description of prompt "+p.Name, texts...)
+	}
+	for _, r := range man.Resources {
+		check("resource "+r.URI, "the description of resource "+r.URI, r.Name, r.Title, r.Description)
+	}
+	for _, r := range man.ResourceTemplates {
+		check("resource template "+r.URITemplate, "the description of resource template "+r.URITemplate, r.Name, r.Title, r.Description)
 	}
 	check("server instructions", "the server's instructions", man.Server.Instructions)
 	return out

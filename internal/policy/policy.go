@@ -37,6 +37,7 @@ const (
 	KindTool          = "tool"
 	KindTrace         = "trace"
 	KindInstallScript = "install-script"
+	KindMessage       = "server-message" // what the server said outside its answers
 )
 
 // Finding is one policy-relevant observation.
@@ -85,6 +86,7 @@ var phaseEvaluators = []func(*phaseEval) []Finding{
 	dnsFindings,
 	networkFindings,
 	alertFindings,
+	messageFindings,
 }
 
 // Evaluate lists the findings in a manifest, sorted most severe first.

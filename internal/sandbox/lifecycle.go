@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"strings"
 	"time"
@@ -79,7 +80,12 @@ func (s *Sandbox) create(ctx context.Context, spec Spec, sr *sinkRun, profile st
 		return nil, fmt.Errorf("creating sandbox container: %w", err)
 	}
 	s.log().Debug("container created", "ms", time.Since(t0).Milliseconds())
-	return &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{}), sink: sr}, nil
+	r := &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{}), sink: sr}
+	r.errOut = r.stderr
+	if spec.Stderr != nil {
+		r.errOut = io.MultiWriter(r.stderr, spec.Stderr)
+	}
+	return r, nil
 }
 
 // start starts the attached container. The wait is registered first so

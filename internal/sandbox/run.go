@@ -24,6 +24,7 @@ type Run struct {
 	}
 	hijack  *client.HijackedResponse
 	stderr  *Tail
+	errOut  io.Writer // stderr, and Spec.Stderr when set
 	done    chan struct{}
 	waitErr error
 	once    sync.Once
@@ -47,7 +48,7 @@ func (r *Run) attach(ctx context.Context) error {
 	pr, pw := io.Pipe()
 	r.Stdout = pr
 	go func() {
-		_, err := stdcopy.StdCopy(pw, r.stderr, att.Reader)
+		_, err := stdcopy.StdCopy(pw, r.errOut, att.Reader)
 		pw.CloseWithError(err)
 	}()
 	return nil

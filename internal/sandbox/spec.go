@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	_ "embed"
+	"io"
 	"time"
 )
 
@@ -86,6 +87,10 @@ type Spec struct {
 	// Install, when set, runs lifecycle scripts under the tracer before the
 	// server starts (phase "install").
 	Install *Install
+	// Stderr, when set, also receives everything the server writes on its
+	// standard error (the Run keeps only a tail): for scanning it whole.
+	// It must not block.
+	Stderr io.Writer
 }
 
 // Install describes the install phase: a shell script run in Dir as the

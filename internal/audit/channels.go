@@ -1,0 +1,321 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+)
+
+// Bounds on what the channels keep.
+const (
+	maxObserved    = 2000     // distinct records per segment
+	maxMessageText = 2 << 10  // bytes of text per kept message
+	maxScanText    = 64 << 10 // bytes of text judged per message
+	maxJudged      = 32 << 20 // bytes of text judged per segment
+)
+
+// channels watches everything the server says besides its answers:
+// requests to the client, notifications, error answers, stderr, stdout
+// lines that are not JSON-RPC and oversized messages. Each is searched for
+// canaries when it arrives, before anything is redacted or cut, and its
+// text is kept when it is worth judging: always for sampling and
+// elicitation requests, otherwise when it looks aimed at the model (the
+// policy's injection detector) or is too large to read. Records carry
+// their arrival time; phases are assigned when the segment is classified.
+type channels struct {
+	cs     *canary.Set
+	finder *canary.Finder
+	mu     sync.Mutex
+	recs   []observed
+	seen   map[string]bool
+	// dropped counts records beyond maxObserved.
+	dropped int
+	// judged counts the bytes of text judged so far.
+	judged int
+	errw   lineWriter
+}
+
+type observed struct {
+	t   time.Time
+	hit *m.CanaryHit
+	msg *m.ServerMessage
+}
+
+func newChannels(cs *canary.Set) *channels {
+	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{}}
+	ch.errw.fn = ch.stderr
+	return ch
+}
+
+// lineWriter splits a stream into lines for fn. A line longer than
+// maxScanText is passed on in chunks that overlap by 512 bytes, so a value
+// across a chunk boundary is still found whole.
+type lineWriter struct {
+	mu  sync.Mutex
+	buf []byte
+	fn  func([]byte)
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf = append(w.buf, p...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.fn(w.buf[:i])
+		w.buf = w.buf[i+1:]
+	}
+	if len(w.buf) > maxScanText {
+		w.fn(w.buf)
+		w.buf = w.buf[len(w.buf)-512:]
+	}
+	w.buf = append([]byte(nil), w.buf...)
+	return len(p), nil
+}
+
+// flush passes on what is left after the last newline.
+func (w *lineWriter) flush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf) > 0 {
+		w.fn(w.buf)
+		w.buf = nil
+	}
+}
+
+// channelHow maps a client channel to how a canary found there is named.
+var channelHow = map[string]string{
+	mcpclient.ChanRequest:      m.HowServerRequest,
+	mcpclient.ChanNotification: m.HowNotification,
+	mcpclient.ChanError:        m.HowMCPOutput,
+	mcpclient.ChanStdout:       m.HowStdout,
+	mcpclient.ChanOversized:    m.HowMCPOutput,
+}
+
+// channelName maps a client channel to the manifest's word for it.
+var channelName = map[string]string{
+	mcpclient.ChanRequest:      m.ChannelRequest,
+	mcpclient.ChanNotification: m.ChannelNotification,
+	mcpclient.ChanError:        m.ChannelError,
+	mcpclient.ChanStdout:       m.ChannelStdout,
+	mcpclient.ChanOversized:    m.ChannelOversized,
+}
+
+var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)
+
+// observe handles one observation of the MCP client.
+func (ch *channels) observe(o mcpclient.Observation) {
+	now := time.Now()
+	channel, method := channelName[o.Channel], o.Method
+	if o.Channel == mcpclient.ChanOversized {
+		if mm := reMethod.FindSubmatch(o.Data); mm != nil {
+			method = string(mm[1])
+		}
+	}
+	method = textsafe.Line(method, 100)
+	what := channel
+	if method != "" {
+		what += " " + method
+	}
+	if o.Channel == mcpclient.ChanError {
+		what = "error answer"
+		if method != "" {
+			what += " to " + method
+		}
+	}
+	if o.Channel == mcpclient.ChanOversized {
+		what = fmt.Sprintf("oversized message (%d MiB; head and tail searched)", o.Size>>20)
+		if method != "" {
+			what += " " + method
+		}
+		ch.keep(now, m.ServerMessage{Channel: channel, Method: method, Text: policy.OversizedText})
+	}
+	ch.hits(now, o.Data, channelHow[o.Channel], what)
+	text := o.Data
+	if o.Channel != mcpclient.ChanStdout {
+		text = []byte(jsonText(o.Data))
+	}
+	always := o.Channel == mcpclient.ChanRequest && (o.Method == "sampling/createMessage" || o.Method == "elicitation/create")
+	ch.judge(now, channel, method, string(text), always)
+}
+
+// stderr handles one line (or chunk of a long line) of standard error.
+func (ch *channels) stderr(line []byte) {
+	now := time.Now()
+	ch.hits(now, line, m.HowStderr, "standard error")
+	ch.judge(now, m.ChannelStderr, "", string(line), false)
+}
+
+// hits records the canaries found in data.
+func (ch *channels) hits(t time.Time, data []byte, how, what string) {
+	for _, h := range ch.finder.Find(data) {
+		ch.add(observed{t: t, hit: &m.CanaryHit{Canary: h.Canary, How: how, Evidence: what, Encoding: h.Encoding}})
+	}
+}
+
+// judge keeps the text when it must always be kept or looks aimed at the
+// model. It is redacted and cleaned first, so what is judged is what the
+// manifest holds.
+func (ch *channels) judge(t time.Time, channel, method, text string, always bool) {
+	text = textsafe.Text(ch.cs.Redact(textsafe.Valid(text, maxScanText)), maxScanText)
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if always {
+		ch.keep(t, m.ServerMessage{Channel: channel, Method: method, Text: textsafe.Clip(text, maxMessageText)})
+		return
+	}
+	ch.mu.Lock()
+	ch.judged += len(text)
+	over := ch.judged > maxJudged
+	ch.mu.Unlock()
+	if over {
+		return // a flood: canaries are still searched, texts no longer judged
+	}
+	if len(policy.InjectionSigns(text)) > 0 {
+		ch.keep(t, m.ServerMessage{Channel: channel, Method: method, Text: signExcerpt(text)})
+	}
+}
+
+// signExcerpt bounds a long text that carries signs to the part of it
+// that does (chunks overlap, so a match across a boundary is kept whole):
+// the policy judges the kept text again.
+func signExcerpt(text string) string {
+	if len(text) <= maxMessageText {
+		return text
+	}
+	for start := 0; start < len(text); start += maxMessageText - 256 {
+		chunk := textsafe.Valid(text[start:], maxMessageText)
+		if len(policy.InjectionSigns(chunk)) > 0 {
+			return chunk
+		}
+	}
+	return textsafe.Clip(text, maxMessageText)
+}
+
+func (ch *channels) keep(t time.Time, msg m.ServerMessage) {
+	ch.add(observed{t: t, msg: &msg})
+}
+
+func (ch *channels) add(o observed) {
+	b, _ := json.Marshal(struct {
+		H *m.CanaryHit
+		M *m.ServerMessage
+	}{o.hit, o.msg})
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	if ch.seen[string(b)] {
+		return
+	}
+	if len(ch.recs) >= maxObserved && o.hit == nil {
+		ch.dropped++
+		return
+	}
+	ch.seen[string(b)] = true
+	ch.recs = append(ch.recs, o)
+}
+
+// assign adds the records to the phases of their time windows.
+func (ch *channels) assign(phases []m.Phase, windows []classify.Window, man *m.Manifest) []m.Phase {
+	ch.errw.flush()
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	for _, o := range ch.recs {
+		name := windowAt(windows, o.t)
+		i := slices.IndexFunc(phases, func(p m.Phase) bool { return p.Name == name })
+		if i < 0 {
+			phases = append(phases, m.Phase{Name: name})
+			i = len(phases) - 1
+		}
+		if o.hit != nil {
+			phases[i].Canaries = append(phases[i].Canaries, *o.hit)
+		}
+		if o.msg != nil {
+			phases[i].Messages = append(phases[i].Messages, *o.msg)
+		}
+	}
+	if ch.dropped > 0 {
+		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("%d messages the server sent outside its answers were not kept (limit %d)", ch.dropped, maxObserved))
+	}
+	if ch.judged > maxJudged {
+		man.Run.Notes = append(man.Run.Notes, "the server sent more than 32 MiB of text outside its answers; only the first was judged for instructions (all of it was searched for canaries)")
+	}
+	return phases
+}
+
+// windowAt names the window holding t: the last one started by then, or
+// the first.
+func windowAt(windows []classify.Window, t time.Time) string {
+	name := ""
+	for _, w := range windows {
+		if name == "" || !w.Start.After(t) {
+			name = w.Name
+		}
+	}
+	return name
+}
+
+// jsonText collects the strings of a JSON value (the texts a client may
+// show the user or hand to the model), skipping protocol words, joined by
+// newlines. Data that is not JSON is returned as it is.
+func jsonText(raw []byte) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	var b strings.Builder
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 20 || b.Len() > maxScanText {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x)
+			b.WriteByte('\n')
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				if props, ok := x[k].(map[string]any); ok && k == "properties" {
+					// Field names of a requested schema: "password" is text.
+					names := make([]string, 0, len(props))
+					for name := range props {
+						names = append(names, name)
+					}
+					slices.Sort(names)
+					b.WriteString(strings.Join(names, "\n") + "\n")
+				}
+				switch k {
+				case "type", "format", "progressToken", "mimeType", "uri", "role", "level":
+					continue
+				}
+				walk(x[k], depth+1)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e, depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+	return b.String()
+}

@@ -1,0 +1,67 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+)
+
+// TestChannelsHitBeforeRedaction: a canary in a sampling request is a hit,
+// and the kept text has it redacted; a canary on stderr split across
+// writes, and in a line longer than a scan chunk, is found too.
+func TestChannelsHitBeforeRedaction(t *testing.T) {
+	cs := canary.Generate(nil)
+	tok := cs.Env["GITHUB_TOKEN"]
+	ch := newChannels(cs)
+	ch.observe(mcpclient.Observation{Channel: mcpclient.ChanRequest, Method: "sampling/createMessage",
+		Data: []byte(`{"messages":[{"role":"user","content":{"type":"text","text":"token ` + tok + `"}}]}`)})
+	ch.errw.Write([]byte("key=" + tok[:10]))
+	ch.errw.Write([]byte(tok[10:] + "\n"))
+	ch.errw.Write([]byte(strings.Repeat("y", maxScanText-5) + cs.Env["NPM_TOKEN"] + strings.Repeat("y", 10)))
+	start := time.Now().Add(-time.Minute)
+	phases := ch.assign(nil, []classify.Window{{Name: m.PhaseStartup, Start: start}}, &m.Manifest{})
+	if len(phases) != 1 {
+		t.Fatalf("phases %+v", phases)
+	}
+	got := map[string]bool{}
+	for _, h := range phases[0].Canaries {
+		got[h.Canary+" "+h.How] = true
+	}
+	for _, want := range []string{"env:GITHUB_TOKEN server-request", "env:GITHUB_TOKEN stderr", "env:NPM_TOKEN stderr"} {
+		if !got[want] {
+			t.Errorf("no hit %q in %v", want, got)
+		}
+	}
+	if len(phases[0].Messages) != 1 || strings.Contains(phases[0].Messages[0].Text, tok) ||
+		!strings.Contains(phases[0].Messages[0].Text, "<canary env:GITHUB_TOKEN>") {
+		t.Errorf("messages %+v", phases[0].Messages)
+	}
+}
+
+func TestJSONTextStable(t *testing.T) {
+	raw := []byte(`{"message":"Enter it","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"api_key":{"type":"string","description":"the key"}}}}`)
+	want := "Enter it\napi_key\nzeta\nthe key\n"
+	for range 20 {
+		if got := jsonText(raw); got != want {
+			t.Fatalf("jsonText = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestWindowAt(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ws := []classify.Window{{Name: "startup", Start: t0}, {Name: "call:a", Start: t0.Add(time.Second)}, {Name: "idle", Start: t0.Add(2 * time.Second)}}
+	for _, tc := range []struct {
+		at   time.Duration
+		want string
+	}{{-time.Second, "startup"}, {500 * time.Millisecond, "startup"}, {time.Second, "call:a"}, {5 * time.Second, "idle"}} {
+		if got := windowAt(ws, t0.Add(tc.at)); got != tc.want {
+			t.Errorf("windowAt(%v) = %q, want %q", tc.at, got, tc.want)
+		}
+	}
+}
