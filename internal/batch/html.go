@@ -71,7 +71,7 @@ func htmlReport(es []entry, now string) ([]byte, error) {
 		}
 		if e.man != nil {
 			for _, f := range e.Findings {
-				s.Findings = append(s.Findings, htmlFinding{f.Severity.String(), f.Kind, line(f.Phase), textsafe.Line(f.Summary, 1000), textsafe.Line(f.Evidence, 2000)})
+				s.Findings = append(s.Findings, htmlFinding{f.Severity.String(), f.Kind, textsafe.Line(f.Where(), 600), textsafe.Line(f.Summary, 1000), textsafe.Line(f.Evidence, 2000)})
 			}
 			for _, h := range hostsOf(e.man) {
 				s.Hosts = append(s.Hosts, line(h))

@@ -21,7 +21,7 @@ func alertFindings(pe *phaseEval) []Finding {
 		case m.AlertFilelessExec:
 			sev = Critical
 		}
-		out = append(out, Finding{sev, kind, pe.phase.Name, a.Kind, "anti-analysis or escape attempt: " + a.Kind, a.Detail})
+		out = append(out, Finding{Severity: sev, Kind: kind, Phase: pe.phase.Name, Subject: a.Kind, Summary: "anti-analysis or escape attempt: " + a.Kind, Evidence: a.Detail})
 	}
 	return out
 }

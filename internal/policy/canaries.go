@@ -30,19 +30,19 @@ func canaryFindings(pe *phaseEval) []Finding {
 			// many servers do. The user's project secrets then live in the
 			// server's environment: worth knowing, not yet a theft (any
 			// value sent on is a critical "sent" hit).
-			out = append(out, Finding{Medium, KindCanary, ph.Name, h.Canary + " " + h.How,
-				"read the .env file of its working directory (dotenv does this at startup)", ev})
+			out = append(out, Finding{Severity: Medium, Kind: KindCanary, Phase: ph.Name, Subject: h.Canary + " " + h.How,
+				Summary: "read the .env file of its working directory (dotenv does this at startup)", Evidence: ev})
 			continue
 		}
 		if h.Given && (h.How == m.HowSent || h.How == m.HowArgv) {
 			// The server was given this credential to use it: sending it
 			// to its API is its job. Where it went is worth seeing (and
 			// a new destination is a new host); it is not a theft.
-			out = append(out, Finding{Medium, KindCredential, ph.Name, h.Canary + " " + h.How,
-				fmt.Sprintf("used the credential it was given, %s: %s", h.Canary, describeHow(h.How)), ev})
+			out = append(out, Finding{Severity: Medium, Kind: KindCredential, Phase: ph.Name, Subject: h.Canary + " " + h.How,
+				Summary: fmt.Sprintf("used the credential it was given, %s: %s", h.Canary, describeHow(h.How)), Evidence: ev})
 			continue
 		}
-		out = append(out, Finding{sev, KindCanary, ph.Name, h.Canary + " " + h.How, fmt.Sprintf("canary %s: %s", h.Canary, describeHow(h.How)), ev})
+		out = append(out, Finding{Severity: sev, Kind: KindCanary, Phase: ph.Name, Subject: h.Canary + " " + h.How, Summary: fmt.Sprintf("canary %s: %s", h.Canary, describeHow(h.How)), Evidence: ev})
 	}
 	return out
 }

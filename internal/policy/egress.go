@@ -80,18 +80,18 @@ func (pe *phaseEval) hostFinding(host, summary, evidence string) (Finding, bool)
 	ph := pe.phase.Name
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
 	if len(pe.pol.Allow.Hosts) > 0 {
-		return Finding{High, KindHost, ph, host, summary + " (not in the allow-list)", evidence}, true
+		return Finding{Severity: High, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " (not in the allow-list)", Evidence: evidence}, true
 	}
 	e := pe.egress
 	switch {
 	case e.supplied[h] || e.byCall[ph][h]:
 		return Finding{}, false
 	case isCallPhase(ph):
-		return Finding{Low, KindHost, ph, host, summary + " during a call", evidence}, true
+		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " during a call", Evidence: evidence}, true
 	case hosts.SameService(h, e.service):
-		return Finding{Low, KindHost, ph, host, summary + " (its own service)", evidence}, true
+		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " (its own service)", Evidence: evidence}, true
 	case ph == m.PhaseInstall && hosts.IsDownloadHost(h):
-		return Finding{Low, KindHost, ph, host, summary + " from an install script (a download host)", evidence}, true
+		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " from an install script (a download host)", Evidence: evidence}, true
 	}
-	return Finding{Medium, KindTelemetry, ph, host, summary + " unprompted (telemetry: nobody asked for it)", evidence}, true
+	return Finding{Severity: Medium, Kind: KindTelemetry, Phase: ph, Subject: host, Summary: summary + " unprompted (telemetry: nobody asked for it)", Evidence: evidence}, true
 }

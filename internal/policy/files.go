@@ -41,47 +41,47 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 	switch f.Category {
 	case m.CatCanary:
 		if f.Access == m.AccessStat {
-			return Finding{Medium, KindSensitive, phase, subject, "checked for a credential file", ev}, true
+			return Finding{Severity: Medium, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "checked for a credential file", Evidence: ev}, true
 		}
 		return Finding{}, false // reads and writes of canaries are canary findings
 	case m.CatShellRC:
 		if w {
-			return Finding{Critical, KindPersistence, phase, subject, "modified a shell startup or autostart file", ev}, true
+			return Finding{Severity: Critical, Kind: KindPersistence, Phase: phase, Subject: subject, Summary: "modified a shell startup or autostart file", Evidence: ev}, true
 		}
-		return Finding{Low, KindSystemFile, phase, subject, "read a shell startup file", ev}, true
+		return Finding{Severity: Low, Kind: KindSystemFile, Phase: phase, Subject: subject, Summary: "read a shell startup file", Evidence: ev}, true
 	case m.CatAIConfig:
 		if w {
-			return Finding{Critical, KindAIConfig, phase, subject, "modified AI client configuration", ev}, true
+			return Finding{Severity: Critical, Kind: KindAIConfig, Phase: phase, Subject: subject, Summary: "modified AI client configuration", Evidence: ev}, true
 		}
-		return Finding{High, KindAIConfig, phase, subject, "read AI client configuration", ev}, true
+		return Finding{Severity: High, Kind: KindAIConfig, Phase: phase, Subject: subject, Summary: "read AI client configuration", Evidence: ev}, true
 	case m.CatSensitive:
 		switch {
 		case w:
-			return Finding{Critical, KindSensitive, phase, subject, "modified a credential or private file", ev}, true
+			return Finding{Severity: Critical, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "modified a credential or private file", Evidence: ev}, true
 		case f.Result == m.ResultOK && f.Access == m.AccessRead:
-			return Finding{High, KindSensitive, phase, subject, "read a credential or private file", ev}, true
+			return Finding{Severity: High, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "read a credential or private file", Evidence: ev}, true
 		default:
-			return Finding{Medium, KindSensitive, phase, subject, "tried to access a credential or private file", ev}, true
+			return Finding{Severity: Medium, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "tried to access a credential or private file", Evidence: ev}, true
 		}
 	case m.CatAntiAnalysis:
-		return Finding{Medium, KindAntiAnalysis, phase, subject, "read a file that reveals tracing or a container", ev}, true
+		return Finding{Severity: Medium, Kind: KindAntiAnalysis, Phase: phase, Subject: subject, Summary: "read a file that reveals tracing or a container", Evidence: ev}, true
 	case m.CatSystem:
 		if w {
-			return Finding{Medium, KindWrite, phase, subject, "tried to modify a system file", ev}, true
+			return Finding{Severity: Medium, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "tried to modify a system file", Evidence: ev}, true
 		}
 		if f.Result == m.ResultOK {
-			return Finding{Low, KindSystemFile, phase, subject, "read a system file", ev}, true
+			return Finding{Severity: Low, Kind: KindSystemFile, Phase: phase, Subject: subject, Summary: "read a system file", Evidence: ev}, true
 		}
 	case m.CatHome, m.CatOther:
 		if w {
-			return Finding{Low, KindWrite, phase, subject, "wrote outside its package and temp", ev}, true
+			return Finding{Severity: Low, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "wrote outside its package and temp", Evidence: ev}, true
 		}
 		if f.Result == m.ResultOK && f.Category == m.CatHome {
-			return Finding{Low, KindSystemFile, phase, subject, "read a file in the home directory", ev}, true
+			return Finding{Severity: Low, Kind: KindSystemFile, Phase: phase, Subject: subject, Summary: "read a file in the home directory", Evidence: ev}, true
 		}
 	case m.CatOwnPackage, m.CatRuntime:
 		if w {
-			return Finding{Low, KindWrite, phase, subject, "tried to modify installed code", ev}, true
+			return Finding{Severity: Low, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "tried to modify installed code", Evidence: ev}, true
 		}
 	}
 	return Finding{}, false

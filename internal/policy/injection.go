@@ -170,8 +170,8 @@ func injectionFindings(man *m.Manifest) []Finding {
 	check := func(subject, where string, texts ...string) {
 		for _, t := range texts {
 			for _, sign := range InjectionSigns(t) {
-				out = append(out, Finding{High, KindTool, "", subject,
-					where + " contains instructions aimed at the model", sign})
+				out = append(out, Finding{Severity: High, Kind: KindTool, Phase: "", Subject: subject,
+					Summary: where + " contains instructions aimed at the model", Evidence: sign})
 			}
 		}
 	}

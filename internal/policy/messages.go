@@ -24,14 +24,14 @@ func messageFindings(pe *phaseEval) []Finding {
 			subject += " " + msg.Method
 		}
 		if msg.Channel == m.ChannelOversized && msg.Text == OversizedText {
-			out = append(out, Finding{Medium, KindMessage, ph.Name, subject,
-				"a message larger than the client reads (8 MiB): only its head and tail were searched", ""})
+			out = append(out, Finding{Severity: Medium, Kind: KindMessage, Phase: ph.Name, Subject: subject,
+				Summary: "a message larger than the client reads (8 MiB): only its head and tail were searched", Evidence: ""})
 			continue
 		}
 		if msg.Channel == m.ChannelRequest && msg.Method == "elicitation/create" {
 			if loc := secretAsked.FindStringIndex(msg.Text); loc != nil {
-				out = append(out, Finding{High, KindMessage, ph.Name, subject,
-					"asked the user for a secret through an elicitation form", excerpt(msg.Text, loc[0], loc[1])})
+				out = append(out, Finding{Severity: High, Kind: KindMessage, Phase: ph.Name, Subject: subject,
+					Summary: "asked the user for a secret through an elicitation form", Evidence: excerpt(msg.Text, loc[0], loc[1])})
 			}
 		}
 		sev := High
@@ -39,8 +39,8 @@ func messageFindings(pe *phaseEval) []Finding {
 			sev = Medium
 		}
 		for _, sign := range InjectionSigns(msg.Text) {
-			out = append(out, Finding{sev, KindMessage, ph.Name, subject,
-				"text the server sent (" + msg.Channel + ") contains instructions aimed at the model", sign})
+			out = append(out, Finding{Severity: sev, Kind: KindMessage, Phase: ph.Name, Subject: subject,
+				Summary: "text the server sent (" + msg.Channel + ") contains instructions aimed at the model", Evidence: sign})
 		}
 	}
 	return out

@@ -43,9 +43,9 @@ func networkFindings(pe *phaseEval) []Finding {
 				out = append(out, f)
 			}
 		case m.ConnListener:
-			out = append(out, Finding{Medium, KindListener, ph.Name, endpoint(c), "opened a listening socket", c.Proto + " " + c.Op})
+			out = append(out, Finding{Severity: Medium, Kind: KindListener, Phase: ph.Name, Subject: endpoint(c), Summary: "opened a listening socket", Evidence: c.Proto + " " + c.Op})
 		case m.ConnSensitive:
-			out = append(out, Finding{High, KindSensitive, ph.Name, c.Address, "connected to a privileged local socket", c.Address + " " + c.Result})
+			out = append(out, Finding{Severity: High, Kind: KindSensitive, Phase: ph.Name, Subject: c.Address, Summary: "connected to a privileged local socket", Evidence: c.Address + " " + c.Result})
 		}
 	}
 	return out

@@ -50,7 +50,14 @@ type Finding struct {
 	Subject  string `json:"subject"`
 	Summary  string `json:"summary"`
 	Evidence string `json:"evidence,omitempty"`
+	// Calls are the call phases an aggregated finding covers (Phase is then
+	// PhaseCalls): one finding per thing, not one per call.
+	Calls []string `json:"calls,omitempty"`
 }
+
+// PhaseCalls is the phase of a finding aggregated over tool calls, prompt
+// gets and resource reads.
+const PhaseCalls = "calls"
 
 // Key identifies a finding independent of wording, for diffs and dedupe.
 func (f Finding) Key() string { return f.Kind + "\x00" + f.Phase + "\x00" + f.Subject }
@@ -105,7 +112,8 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), strings.Compare(a.Kind, b.Kind),
 			cmp.Compare(m.PhaseRank(a.Phase), m.PhaseRank(b.Phase)), strings.Compare(a.Phase, b.Phase), strings.Compare(a.Subject, b.Subject))
 	})
-	return slices.CompactFunc(out, func(a, b Finding) bool { return a.Key() == b.Key() && a.Severity == b.Severity })
+	out = slices.CompactFunc(out, func(a, b Finding) bool { return a.Key() == b.Key() && a.Severity == b.Severity })
+	return aggregate(out)
 }
 
 // outcomeFindings report a server that did not run to the end normally:
@@ -115,9 +123,9 @@ func outcomeFindings(man *m.Manifest) []Finding {
 	case m.StatusOK:
 		return nil
 	case m.StatusKilled:
-		return []Finding{{Low, KindOutcome, "", man.Outcome.Status, "the server was killed: " + man.Outcome.Reason, ""}}
+		return []Finding{{Severity: Low, Kind: KindOutcome, Phase: "", Subject: man.Outcome.Status, Summary: "the server was killed: " + man.Outcome.Reason, Evidence: ""}}
 	}
-	return []Finding{{Info, KindOutcome, "", man.Outcome.Status, "the server did not run normally: " + man.Outcome.Reason, ""}}
+	return []Finding{{Severity: Info, Kind: KindOutcome, Phase: "", Subject: man.Outcome.Status, Summary: "the server did not run normally: " + man.Outcome.Reason, Evidence: ""}}
 }
 
 // Failed reports whether any finding is at or above the threshold, or is

@@ -22,7 +22,7 @@ func processFindings(pe *phaseEval) []Finding {
 		argv := strings.Join(p.Argv, " ")
 		if p.Shell && ph.Name == m.PhaseInstall && len(p.Argv) == 3 && p.Argv[1] == "-c" {
 			// npm runs every lifecycle script with sh -c.
-			out = append(out, Finding{Low, KindInstallScript, ph.Name, p.Argv[2], "ran an install script", argv})
+			out = append(out, Finding{Severity: Low, Kind: KindInstallScript, Phase: ph.Name, Subject: p.Argv[2], Summary: "ran an install script", Evidence: argv})
 			continue
 		}
 		if p.Shell {
@@ -30,10 +30,10 @@ func processFindings(pe *phaseEval) []Finding {
 			if egress {
 				sev = High
 			}
-			out = append(out, Finding{sev, KindShell, ph.Name, p.Path, "started a shell", argv})
+			out = append(out, Finding{Severity: sev, Kind: KindShell, Phase: ph.Name, Subject: p.Path, Summary: "started a shell", Evidence: argv})
 			continue
 		}
-		out = append(out, Finding{Low, KindProcess, ph.Name, p.Path, "started a process", argv})
+		out = append(out, Finding{Severity: Low, Kind: KindProcess, Phase: ph.Name, Subject: p.Path, Summary: "started a process", Evidence: argv})
 	}
 	return out
 }

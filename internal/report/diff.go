@@ -167,7 +167,7 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 		if len(res.Findings) > 0 {
 			fmt.Fprintln(w, "\n| Severity | Finding | Phase | Evidence |\n|---|---|---|---|")
 			for _, f := range res.Findings {
-				fmt.Fprintf(w, "| %s %s | %s | %s | %s |\n", icons[f.Severity], f.Severity, md(f.Summary), mdCode(f.Phase), mdCode(f.Evidence))
+				fmt.Fprintf(w, "| %s %s | %s | %s | %s |\n", icons[f.Severity], f.Severity, md(f.Summary), mdCode(f.Where()), mdCode(f.Evidence))
 			}
 		}
 		if len(res.Changes) > 0 {

@@ -133,7 +133,7 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
 			msg := fmt.Sprintf("%s %s: %s", r.Result.New.Name, r.Result.New.Version, f.Summary)
 			if f.Phase != "" {
-				msg += " [" + f.Phase + "]"
+				msg += " [" + f.Where() + "]"
 			}
 			if f.Evidence != "" {
 				msg += ". Evidence: " + f.Evidence

@@ -194,7 +194,7 @@ func indent(s, prefix string) string {
 func writeFinding(w io.Writer, f policy.Finding) {
 	where := ""
 	if f.Phase != "" {
-		where = " [" + line(f.Phase) + "]"
+		where = " [" + textsafe.Line(f.Where(), 600) + "]"
 	}
 	fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), textsafe.Line(f.Summary, 1000), where)
 	if f.Evidence != "" {
