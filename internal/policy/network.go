@@ -40,12 +40,27 @@ func networkFindings(pe *phaseEval) []Finding {
 			out = append(out, Finding{High, KindHost, ph.Name, subject, fmt.Sprintf("contacted %s", endpoint(c)),
 				fmt.Sprintf("%s %s %s", c.Proto, c.Op, c.Result)})
 		case m.ConnListener:
-			out = append(out, Finding{Medium, KindListener, ph.Name, endpoint(c), "opened a listening socket", c.Proto + " " + c.Op})
+			out = append(out, listenerFinding(ph.Name, c))
 		case m.ConnSensitive:
 			out = append(out, Finding{High, KindSensitive, ph.Name, c.Address, "connected to a privileged local socket", c.Address + " " + c.Result})
 		}
 	}
 	return out
+}
+
+// listenerFinding judges a listening socket by who can reach it: one on
+// every interface or a public address is a door into the user's machine
+// (a bind shell); one on loopback serves only local programs; a unix
+// socket or one of an unknown family stays medium.
+func listenerFinding(phase string, c m.Connection) Finding {
+	ev := c.Proto + " " + c.Op + " " + c.Result
+	switch {
+	case c.Proto != "tcp" && c.Proto != "udp":
+		return Finding{Medium, KindListener, phase, endpoint(c), "opened a listening socket", ev}
+	case strings.HasPrefix(c.Address, "127.") || c.Address == "::1" || c.Address == "::ffff:127.0.0.1":
+		return Finding{Low, KindListener, phase, endpoint(c), "opened a listening socket on loopback", ev}
+	}
+	return Finding{High, KindListener, phase, endpoint(c), "opened a listening socket reachable from other machines", ev}
 }
 
 // endpoint names a connection by host (name when known) and port.
