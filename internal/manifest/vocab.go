@@ -87,6 +87,9 @@ const (
 	HowArgv = "argv"
 	// HowMCPOutput is the canary's value in what the server said over MCP.
 	HowMCPOutput = "mcp-output"
+	// HowWrittenToFile is the canary's value in a workspace file the
+	// server wrote: the next commit or upload carries it.
+	HowWrittenToFile = "written-to-file"
 )
 
 // Verdicts of a diff or check under a policy.

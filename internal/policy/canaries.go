@@ -60,6 +60,8 @@ func describeHow(how string) string {
 		return "value passed to a process"
 	case m.HowMCPOutput:
 		return "value returned to the MCP client"
+	case m.HowWrittenToFile:
+		return "value written into a workspace file (a commit or upload would carry it)"
 	}
 	return how
 }
