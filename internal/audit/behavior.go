@@ -65,6 +65,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 		Layout: p.Layout, Events: events, Windows: windows, Canaries: p.Canaries,
 		Resolvers: []string{resolver}, Witness: witness(p.Layout, art.Witness),
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
+		Written: written(art.Written),
 	})
 	if err != nil {
 		return nil, nil, st, err
@@ -171,6 +172,15 @@ func witness(l classify.Layout, lines []string) []classify.WitnessRead {
 		sec := int64(at)
 		out = append(out, classify.WitnessRead{Path: l.Normalize(f[3]),
 			Time: time.Unix(sec, int64((at-float64(sec))*1e9))})
+	}
+	return out
+}
+
+// written hands the files read back from the workspace to the classifier.
+func written(ws []sandbox.WrittenFile) []classify.WrittenFile {
+	out := make([]classify.WrittenFile, len(ws))
+	for i, w := range ws {
+		out[i] = classify.WrittenFile{Path: w.Path, ModTime: w.ModTime, Data: w.Data}
 	}
 	return out
 }

@@ -190,7 +190,7 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 	lim.Deadline = o.Deadline + 30*time.Second
 	return sandbox.Spec{
 		Image: o.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
-		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths,
+		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths, ScanDir: Workspace,
 		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot, GID: BuildGID, GroupWrite: true}},
 		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
 		Limits: lim,

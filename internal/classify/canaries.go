@@ -73,3 +73,41 @@ func (c *classifier) witness() {
 			Evidence: w.Path + " read without a traced open (access time changed)"})
 	}
 }
+
+// written searches the files the server changed in the workspace for
+// canary values. A decoy file itself is skipped (changing it is already a
+// file-write hit, and it holds its own value). The hit goes to the phase
+// whose trace last wrote the file, else to the phase of its modification
+// time.
+func (c *classifier) written() {
+	for _, w := range c.in.Written {
+		if c.canaryAt[w.Path] != "" {
+			continue
+		}
+		hits := c.finder.Find(w.Data)
+		if len(hits) == 0 {
+			continue
+		}
+		norm := c.in.Layout.Normalize(w.Path)
+		p := c.phaseWriting(norm)
+		if p == nil {
+			p = c.phaseAt(w.ModTime)
+		}
+		for _, h := range hits {
+			p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowWrittenToFile, Evidence: norm, Encoding: h.Encoding})
+		}
+	}
+}
+
+// phaseWriting is the last phase whose trace wrote or created the
+// normalized path, nil if none did.
+func (c *classifier) phaseWriting(norm string) *phaseAcc {
+	for i := len(c.phases) - 1; i >= 0; i-- {
+		for fa := range c.phases[i].files {
+			if (fa.Path == norm || fa.Target == norm) && (fa.Access == m.AccessWrite || fa.Access == m.AccessCreate) {
+				return c.phases[i]
+			}
+		}
+	}
+	return nil
+}

@@ -36,6 +36,14 @@ type WitnessRead struct {
 	Time time.Time
 }
 
+// WrittenFile is a file the server changed in the workspace, read back
+// after the run to search it for canary values.
+type WrittenFile struct {
+	Path    string // absolute, inside the sandbox
+	ModTime time.Time
+	Data    []byte
+}
+
 // Input is everything the classifier needs.
 type Input struct {
 	Layout   Layout
@@ -51,6 +59,8 @@ type Input struct {
 	TraceTruncated bool
 	// ServerRequests are requests the server made of the client.
 	ServerRequests []ServerRequest
+	// Written are the workspace's files changed during the run.
+	Written []WrittenFile
 	// PlumbingRoot is the pid the install phase's tracer started (setpriv,
 	// then the install shell, in one process), 0 without an install phase.
 	// It and its direct children (npm) are mcp-audit's own plumbing, known
@@ -133,6 +143,7 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 	}
 	c.mergeSink()
 	c.witness()
+	c.written()
 	for _, r := range in.ServerRequests {
 		p := c.phaseAt(r.Time)
 		p.ServerRequests = append(p.ServerRequests, m.ServerRequest{Method: r.Method, Answer: r.Answer})

@@ -147,24 +147,6 @@ var sensitiveSystem = []string{
 	"/proc/kcore", "/etc/kubernetes",
 }
 
-// Files that make a program run at login, on a schedule or in every shell.
-var persistence = []string{
-	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile",
-	"~/.zshenv", "~/.zlogin", "~/.config/fish", "~/.config/autostart", "~/.config/systemd",
-	"~/.local/share/systemd", "~/.ssh/authorized_keys", "~/.ssh/rc", "~/.xprofile", "~/.xinitrc",
-	"/etc/profile", "/etc/profile.d", "/etc/bash.bashrc", "/etc/zsh", "/etc/cron.d", "/etc/crontab",
-	"/var/spool/cron", "/etc/systemd", "/etc/rc.local", "/etc/ld.so.preload", "~/.gitconfig",
-	"<workspace>/.git/hooks", "<workspace>/.vscode/tasks.json",
-}
-
-// AI client configuration: where MCP servers and model keys are configured.
-var aiConfig = []string{
-	"~/.cursor", "~/.claude", "~/.claude.json", "~/.config/Claude", "~/.codeium", "~/.continue",
-	"~/.vscode", "~/.config/Code", "~/.windsurf", "~/.gemini", "~/.codex", "~/.config/zed",
-	"~/.aider.conf.yml", "<workspace>/.cursor", "<workspace>/.vscode/mcp.json", "<workspace>/.mcp.json",
-	"<workspace>/.claude",
-}
-
 // Reads that reveal a tracer, a container or a VM.
 var antiAnalysis = []string{
 	"/proc/self/status", "/proc/<pid>/status", "/proc/1/cgroup", "/proc/1/sched", "/proc/1/status",
@@ -213,6 +195,10 @@ func matchAny(p string, list []string) bool {
 // path is one of the seeded decoy files; write whether the access modifies
 // it (reading /etc/ld.so.preload is the loader's job, writing it is not).
 func (l Layout) Category(norm string, canary, write bool) string {
+	persist := ""
+	if !canary {
+		persist = persistCategory(norm, write)
+	}
 	switch {
 	case canary:
 		return m.CatCanary
@@ -220,10 +206,8 @@ func (l Layout) Category(norm string, canary, write bool) string {
 		return m.CatRuntime
 	case matchAny(norm, antiAnalysis):
 		return m.CatAntiAnalysis
-	case matchAny(norm, persistence):
-		return m.CatShellRC
-	case matchAny(norm, aiConfig):
-		return m.CatAIConfig
+	case persist != "":
+		return persist // the table in persistence.go
 	case matchAny(norm, sensitiveHome) || matchAny(norm, sensitiveSystem) || isSecretFileName(norm):
 		return m.CatSensitive
 	case strings.HasPrefix(norm, "<pkg>") || strings.HasPrefix(norm, "<deps>") || strings.HasPrefix(norm, "<app>"):

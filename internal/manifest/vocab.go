@@ -99,6 +99,9 @@ const (
 	// HowStdout is the canary's value on a standard-output line that is
 	// not JSON-RPC.
 	HowStdout = "stdout"
+	// HowWrittenToFile is the canary's value in a workspace file the
+	// server wrote: the next commit or upload carries it.
+	HowWrittenToFile = "written-to-file"
 )
 
 // Channels of a ServerMessage: how the text reached the client.

@@ -68,7 +68,6 @@ func (f Finding) CallsText(max int) string {
 	return strconv.Itoa(len(f.Calls)) + " calls: " + s
 }
 
-
 // Where is the phase of a finding for people: the phase, or for an
 // aggregated finding the calls it covers (at most five named).
 func (f Finding) Where() string {

@@ -69,6 +69,8 @@ func describeHow(how string) string {
 		return "value written to standard error (the client's log)"
 	case m.HowStdout:
 		return "value written to standard output outside JSON-RPC"
+	case m.HowWrittenToFile:
+		return "value written into a workspace file (a commit or upload would carry it)"
 	}
 	return how
 }

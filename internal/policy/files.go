@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
@@ -73,6 +74,11 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 			return Finding{Severity: Low, Kind: KindSystemFile, Phase: phase, Subject: subject, Summary: "read a system file", Evidence: ev}, true
 		}
 	case m.CatHome, m.CatOther:
+		if w && f.Category == m.CatHome && isDotfile(f.Path) {
+			// Programs read their configuration from dotfiles: one not in
+			// the persistence table may still change what runs later.
+			return Finding{Severity: Medium, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "wrote a dotfile in the home directory", Evidence: ev}, true
+		}
 		if w {
 			return Finding{Severity: Low, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "wrote outside its package and temp", Evidence: ev}, true
 		}
@@ -85,4 +91,11 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
+}
+
+// isDotfile reports whether a normalized home path is a dotfile or lies
+// in a dot-directory (~/.foo, ~/.config/bar).
+func isDotfile(norm string) bool {
+	rest, ok := strings.CutPrefix(norm, "~/")
+	return ok && strings.HasPrefix(rest, ".")
 }

@@ -43,12 +43,27 @@ func networkFindings(pe *phaseEval) []Finding {
 				out = append(out, f)
 			}
 		case m.ConnListener:
-			out = append(out, Finding{Severity: Medium, Kind: KindListener, Phase: ph.Name, Subject: endpoint(c), Summary: "opened a listening socket", Evidence: c.Proto + " " + c.Op})
+			out = append(out, listenerFinding(ph.Name, c))
 		case m.ConnSensitive:
 			out = append(out, Finding{Severity: High, Kind: KindSensitive, Phase: ph.Name, Subject: c.Address, Summary: "connected to a privileged local socket", Evidence: c.Address + " " + c.Result})
 		}
 	}
 	return out
+}
+
+// listenerFinding judges a listening socket by who can reach it: one on
+// every interface or a public address is a door into the user's machine
+// (a bind shell); one on loopback serves only local programs; a unix
+// socket or one of an unknown family stays medium.
+func listenerFinding(phase string, c m.Connection) Finding {
+	ev := c.Proto + " " + c.Op + " " + c.Result
+	switch {
+	case c.Proto != "tcp" && c.Proto != "udp":
+		return Finding{Severity: Medium, Kind: KindListener, Phase: phase, Subject: endpoint(c), Summary: "opened a listening socket", Evidence: ev}
+	case strings.HasPrefix(c.Address, "127.") || c.Address == "::1" || c.Address == "::ffff:127.0.0.1":
+		return Finding{Severity: Low, Kind: KindListener, Phase: phase, Subject: endpoint(c), Summary: "opened a listening socket on loopback", Evidence: ev}
+	}
+	return Finding{Severity: High, Kind: KindListener, Phase: phase, Subject: endpoint(c), Summary: "opened a listening socket reachable from other machines", Evidence: ev}
 }
 
 // endpoint names a connection by host (name when known) and port.

@@ -61,6 +61,8 @@ func entryEnv(spec Spec, lim Limits) []string {
 		"MCP_AUDIT_WORKDIR=" + spec.Workdir,
 		"MCP_AUDIT_WATCHDOG=" + strconv.Itoa(int(lim.Deadline.Seconds())),
 		"MCP_AUDIT_CANARY_FILES=" + canaryList(spec.CanaryFiles),
+		"MCP_AUDIT_SCAN_DIR=" + spec.ScanDir,
+		"MCP_AUDIT_SCAN_LIMITS=" + strconv.Itoa(WrittenMaxFiles) + " " + strconv.Itoa(WrittenMaxBytes/1024),
 	}, spec.Env...)
 	if spec.NoTrace {
 		env = append(env, "MCP_AUDIT_NOTRACE=1")

@@ -128,10 +128,10 @@ func TestEntryEnv(t *testing.T) {
 		{
 			name: "defaults",
 			spec: Spec{User: "dev", UID: 1000, Workdir: "/w", Env: []string{"HOME=/home/dev"},
-				CanaryFiles: []string{"/a", "/has space", "/b"}},
+				CanaryFiles: []string{"/a", "/has space", "/b"}, ScanDir: "/w"},
 			want: []string{"MCP_AUDIT_USER=dev", "MCP_AUDIT_UID=1000", "MCP_AUDIT_TRACE_SET=" + strings.Join(TraceSet, ","),
 				"MCP_AUDIT_STRSIZE=4096", "MCP_AUDIT_WORKDIR=/w", "MCP_AUDIT_WATCHDOG=900", "MCP_AUDIT_CANARY_FILES=/a /b",
-				"HOME=/home/dev"},
+				"MCP_AUDIT_SCAN_DIR=/w", "MCP_AUDIT_SCAN_LIMITS=64 256", "HOME=/home/dev"},
 		},
 		{
 			name: "notrace install sinkhole CA",
@@ -141,7 +141,7 @@ func TestEntryEnv(t *testing.T) {
 				Net:     Network{Mode: NetSinkhole, CACert: []byte("CA")}},
 			want: []string{"MCP_AUDIT_USER=dev", "MCP_AUDIT_UID=1000", "MCP_AUDIT_TRACE_SET=" + strings.Join(TraceSet, ","),
 				"MCP_AUDIT_STRSIZE=256", "MCP_AUDIT_WORKDIR=/w", "MCP_AUDIT_WATCHDOG=60", "MCP_AUDIT_CANARY_FILES=",
-				"MCP_AUDIT_NOTRACE=1",
+				"MCP_AUDIT_SCAN_DIR=", "MCP_AUDIT_SCAN_LIMITS=64 256", "MCP_AUDIT_NOTRACE=1",
 				"MCP_AUDIT_INSTALL_DIR=/pkg", "MCP_AUDIT_INSTALL_SCRIPT=" + InstallMarker + "\nnpm ci",
 				"MCP_AUDIT_INSTALL_GID=2000", "MCP_AUDIT_INSTALL_TIMEOUT=1",
 				"NODE_EXTRA_CA_CERTS=/opt/mcp-audit/ca.pem", "SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",

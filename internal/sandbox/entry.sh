@@ -20,11 +20,14 @@ WORKDIR="$MCP_AUDIT_WORKDIR"
 WATCHDOG="$MCP_AUDIT_WATCHDOG"
 CANARIES="$MCP_AUDIT_CANARY_FILES"
 NOTRACE="${MCP_AUDIT_NOTRACE:-0}"
+SCAN_DIR="${MCP_AUDIT_SCAN_DIR:-}"
+SCAN_LIMITS="${MCP_AUDIT_SCAN_LIMITS:-64 256}"
 INSTALL_DIR="${MCP_AUDIT_INSTALL_DIR:-}"
 INSTALL_SCRIPT="${MCP_AUDIT_INSTALL_SCRIPT:-}"
 INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
+unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
 
 mkdir -p "$D"
@@ -44,6 +47,9 @@ if ! as_user tar -x -C "$HOME" </opt/mcp-audit/home.tar; then
 	note "seed-failed"
 fi
 rm -f /opt/mcp-audit/home.tar
+# Files whose change time (which the server cannot set back) passes this
+# marker's were written after seeding.
+: >"$D/seeded"
 cd "$WORKDIR" || cd "$HOME"
 
 stop() {
@@ -111,4 +117,13 @@ kill "$dog" 2>/dev/null
 for f in $CANARIES; do
 	as_user stat -c '%.9X %.9Y %.9Z %n' "$f" >>"$D/witness" 2>/dev/null || echo "missing 0 0 $f" >>"$D/witness"
 done
+
+# What the server wrote into the workspace, searched for canary values on
+# the host: regular files only (find does not follow links), changed after
+# seeding, bounded in number and size.
+if [ -n "$SCAN_DIR" ] && [ -d "$SCAN_DIR" ]; then
+	set -- $SCAN_LIMITS
+	find "$SCAN_DIR" -xdev -type f -cnewer "$D/seeded" -size -"$(($2 + 1))"k -print0 2>/dev/null | head -z -n "$1" |
+		tar -c -f "$D/written.tar" --null --no-recursion -T - 2>/dev/null
+fi
 exit 0

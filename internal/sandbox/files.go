@@ -242,6 +242,8 @@ type Artifacts struct {
 	InstallTraceFile string
 	InstallLog       string   // the tail of the install scripts' output
 	Witness          []string // "atime mtime ctime path" lines
+	// Written are the files under Spec.ScanDir changed after seeding.
+	Written []WrittenFile
 	// SinkLog is the sink's JSON-lines event log (bounded), nil without a
 	// sink.
 	SinkLog []byte
@@ -303,6 +305,8 @@ func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 			a.Status = readLines(tr, 64<<10)
 		case "witness":
 			a.Witness = readLines(tr, 64<<10)
+		case "written.tar":
+			a.Written = readWritten(tr)
 		}
 	}
 	if r.sink != nil {

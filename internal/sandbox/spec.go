@@ -18,6 +18,12 @@ const (
 	tracePath   = outDir + "/trace"
 )
 
+// Bounds of the copy-out of files changed under Spec.ScanDir.
+const (
+	WrittenMaxFiles = 64
+	WrittenMaxBytes = 256 << 10
+)
+
 // Label keys put on everything mcp-audit creates.
 const (
 	LabelApp      = "mcp-audit"
@@ -76,8 +82,12 @@ type Spec struct {
 	// CanaryFiles are absolute paths whose access times are recorded after
 	// the run.
 	CanaryFiles []string
-	Resolv      string
-	StrSize     int
+	// ScanDir, when set, is a directory whose regular files changed after
+	// seeding are copied out after the run (bounded: WrittenMaxFiles of
+	// at most WrittenMaxBytes each), to be searched for canary values.
+	ScanDir string
+	Resolv  string
+	StrSize int
 	// Net is the network mode; zero means none.
 	Net    Network
 	Limits Limits
