@@ -129,10 +129,12 @@ func outcomeFindings(man *m.Manifest) []Finding {
 }
 
 // Failed reports whether any finding is at or above the threshold, or is
-// harmful in itself (see Harmful): fail_on cannot launder harm either.
+// harmful in itself (see Harmful) under any threshold: a fail_on of
+// critical cannot launder a credential read. Only "none" (report only,
+// never a gate) fails nothing.
 func Failed(fs []Finding, failOn Severity) bool {
 	for _, f := range fs {
-		if f.Severity >= failOn || Harmful(f) {
+		if f.Severity >= failOn || Harmful(f) && failOn <= Critical {
 			return true
 		}
 	}

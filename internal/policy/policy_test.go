@@ -67,19 +67,23 @@ func TestEvaluate(t *testing.T) {
 	if !Failed(got, High) {
 		t.Error("Failed threshold wrong")
 	}
-	// Harm fails whatever the threshold: fail_on cannot launder it. Without
-	// the harmful findings, a threshold above critical passes.
-	if !Failed(got, Critical+1) {
-		t.Error("harmful findings must fail at any threshold")
-	}
-	var harmless []Finding
+	// Harm fails at any threshold: fail_on cannot launder it. A high
+	// credential read fails at fail_on critical; only "none" (report only)
+	// fails nothing.
+	var highHarm, harmless []Finding
 	for _, f := range got {
-		if !Harmful(f) {
+		switch {
+		case Harmful(f) && f.Severity == High:
+			highHarm = append(highHarm, f)
+		case !Harmful(f) && f.Severity < Critical:
 			harmless = append(harmless, f)
 		}
 	}
-	if len(harmless) == 0 || Failed(harmless, Critical+1) {
-		t.Errorf("harmless findings failed above critical: %v", harmless)
+	if len(highHarm) == 0 || !Failed(highHarm, Critical) {
+		t.Errorf("high harmful findings must fail at fail_on critical: %v", highHarm)
+	}
+	if len(harmless) == 0 || Failed(harmless, Critical) || Failed(got, Critical+1) {
+		t.Errorf("harmless findings failed at critical, or anything failed at none")
 	}
 }
 
