@@ -74,7 +74,11 @@ func atom(idx *Index, ch *Changes, base string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(append([]byte(xml.Header), b...), '\n'), nil
+	out := append(append([]byte(xml.Header), b...), '\n')
+	if _, err := CheckAtom(out); err != nil {
+		return nil, err // a feed readers would reject is not published
+	}
+	return out, nil
 }
 
 // feedUpdated is the newest entry's date, or the newest version's for a
