@@ -60,6 +60,7 @@ func commands() []command {
 		{"discover", "list npm releases newer than the baselines", runDiscover},
 		{"batch", "audit many servers in parallel: manifests, RESULTS.md, HTML report, feed", runBatch},
 		{"merge", "merge batch shards into one result set", runMerge},
+		{"publish", "turn batch results into a static site: manifests, pages, index.json, Atom feed of changes", runPublish},
 		{"export", "turn a manifest into an allow-list (ToolHive profile, Docker catalog allowHosts)", runExport},
 		{"image", "build or inspect the sandbox image (image build [--flavor offline|dockerfile])", runImage},
 		{"cleanup", "remove sandbox containers left behind by interrupted runs", runCleanup},

@@ -1,0 +1,55 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+)
+
+// SeverityNone is an entry's severity when its changes raised no finding.
+const SeverityNone = "none"
+
+// newEntry records a comparison as a feed entry. Its id depends only on
+// the server and the two versions, so it is the same whenever and wherever
+// the site is published; its text is cleaned here, once, for every reader
+// of changes.json.
+func newEntry(res *diff.Result, published string) Entry {
+	e := Entry{
+		ID:        uuidURN("mcp-audit change\x00" + res.New.Ecosystem + "\x00" + res.New.Name + "\x00" + res.Old.Version + "\x00" + res.New.Version),
+		Published: published, Ecosystem: res.New.Ecosystem, Name: res.New.Name, OldVersion: res.Old.Version, NewVersion: res.New.Version,
+		Severity: SeverityNone, Verdict: res.Verdict, FailOn: res.FailOn, Counts: res.Counts,
+		Findings: []policy.Finding{}, Changes: []diff.Change{},
+	}
+	if e.Counts == nil {
+		e.Counts = map[string]int{}
+	}
+	for _, f := range res.Findings {
+		e.Findings = append(e.Findings, policy.Finding{Severity: f.Severity, Kind: textsafe.Line(f.Kind, 100), Phase: textsafe.Line(f.Phase, 300),
+			Subject: textsafe.Line(f.Subject, 500), Summary: textsafe.Line(f.Summary, 1000), Evidence: textsafe.Line(f.Evidence, 2000)})
+	}
+	if len(res.Findings) > 0 {
+		e.Severity = res.Findings[0].Severity.String() // findings are sorted worst first
+	}
+	for _, c := range res.Changes {
+		e.Changes = append(e.Changes, diff.Change{Op: c.Op, Area: c.Area, Phase: textsafe.Line(c.Phase, 300),
+			Subject: textsafe.Line(c.Subject, 500), Detail: textsafe.Line(c.Detail, 1000)})
+	}
+	e.Title = fmt.Sprintf("[%s] %s %s → %s: %d finding(s), %d change(s)", e.Severity, e.Name, e.OldVersion, e.NewVersion,
+		len(e.Findings), len(e.Changes))
+	return e
+}
+
+// text renders an entry as the diff report renders a comparison, so the
+// feed says what a rug-pull check would say.
+func (e Entry) text() string {
+	var b strings.Builder
+	res := &diff.Result{Old: diff.Version{Ecosystem: e.Ecosystem, Name: e.Name, Version: e.OldVersion},
+		New:     diff.Version{Ecosystem: e.Ecosystem, Name: e.Name, Version: e.NewVersion},
+		Changes: e.Changes, Findings: e.Findings, FailOn: e.FailOn, Verdict: e.Verdict, Counts: e.Counts}
+	report.WriteDiffs(&b, report.FormatText, []report.DiffReport{{Baseline: true, Result: res}})
+	return b.String()
+}
