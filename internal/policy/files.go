@@ -42,7 +42,7 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 	switch f.Category {
 	case m.CatCanary:
 		if f.Access == m.AccessStat {
-			return Finding{Severity: Medium, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "checked for a credential file", Evidence: ev}, true
+			return Finding{Severity: Low, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "checked whether a credential file exists (a probe: its content was not read)", Evidence: ev}, true
 		}
 		return Finding{}, false // reads and writes of canaries are canary findings
 	case m.CatShellRC:
@@ -54,6 +54,9 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 		if w {
 			return Finding{Severity: Critical, Kind: KindAIConfig, Phase: phase, Subject: subject, Summary: "modified AI client configuration", Evidence: ev}, true
 		}
+		if probe(f) {
+			return Finding{Severity: Low, Kind: KindAIConfig, Phase: phase, Subject: subject, Summary: "looked for AI client configuration (a probe: " + probeWhat(f) + ")", Evidence: ev}, true
+		}
 		return Finding{Severity: High, Kind: KindAIConfig, Phase: phase, Subject: subject, Summary: "read AI client configuration", Evidence: ev}, true
 	case m.CatSensitive:
 		switch {
@@ -61,8 +64,10 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 			return Finding{Severity: Critical, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "modified a credential or private file", Evidence: ev}, true
 		case f.Result == m.ResultOK && f.Access == m.AccessRead:
 			return Finding{Severity: High, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "read a credential or private file", Evidence: ev}, true
+		case probe(f):
+			return Finding{Severity: Low, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "looked for a credential or private file (a probe: " + probeWhat(f) + ")", Evidence: ev}, true
 		default:
-			return Finding{Severity: Medium, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "tried to access a credential or private file", Evidence: ev}, true
+			return Finding{Severity: Medium, Kind: KindSensitive, Phase: phase, Subject: subject, Summary: "tried to read a credential or private file (" + f.Result + ")", Evidence: ev}, true
 		}
 	case m.CatAntiAnalysis:
 		return Finding{Severity: Medium, Kind: KindAntiAnalysis, Phase: phase, Subject: subject, Summary: "read a file that reveals tracing or a container", Evidence: ev}, true
@@ -98,4 +103,18 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 func isDotfile(norm string) bool {
 	rest, ok := strings.CutPrefix(norm, "~/")
 	return ok && strings.HasPrefix(rest, ".")
+}
+
+// probe reports an existence check rather than a read: a stat, or an
+// open of a file that is not there. Reading content is what the high and
+// critical rules are for.
+func probe(f m.FileAccess) bool {
+	return !isWrite(f.Access) && (f.Access == m.AccessStat || f.Result == m.ResultMissing)
+}
+
+func probeWhat(f m.FileAccess) string {
+	if f.Result == m.ResultMissing {
+		return "it does not exist, nothing was read"
+	}
+	return "it exists, its content was not read"
 }

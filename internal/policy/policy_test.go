@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,9 +56,9 @@ func TestEvaluate(t *testing.T) {
 		"high sensitive-file ~/.kube/config",
 		"high shell /bin/sh",
 		"medium anti-analysis /proc/self/status",
-		"medium sensitive-file ~/.ssh/id_ed25519",
 		"medium telemetry 192.0.2.10",
 		"medium telemetry api.evil.example",
+		"low sensitive-file ~/.ssh/id_ed25519", // missing: a probe, nothing read
 		"low system-file /etc/passwd",
 		"low system-file ~/.bashrc",
 	}
@@ -192,5 +193,28 @@ func TestGivenCredentials(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestProbeVersusRead: looking for a credential or AI-client file is low,
+// and says so; reading it is high.
+func TestProbeVersusRead(t *testing.T) {
+	for _, tc := range []struct {
+		fa      m.FileAccess
+		sev     Severity
+		wording string
+	}{
+		{m.FileAccess{Path: "~/.cursor/mcp.json", Access: m.AccessRead, Category: m.CatAIConfig, Result: m.ResultMissing}, Low, "does not exist"},
+		{m.FileAccess{Path: "~/.cursor/mcp.json", Access: m.AccessStat, Category: m.CatAIConfig, Result: m.ResultOK}, Low, "content was not read"},
+		{m.FileAccess{Path: "~/.cursor/mcp.json", Access: m.AccessRead, Category: m.CatAIConfig, Result: m.ResultOK}, High, "read AI client configuration"},
+		{m.FileAccess{Path: "~/.kube/config", Access: m.AccessRead, Category: m.CatSensitive, Result: m.ResultMissing}, Low, "does not exist"},
+		{m.FileAccess{Path: "~/.kube/config", Access: m.AccessRead, Category: m.CatSensitive, Result: m.ResultOK}, High, "read a credential"},
+		{m.FileAccess{Path: "/etc/shadow", Access: m.AccessRead, Category: m.CatSensitive, Result: m.ResultDenied}, Medium, "tried to read"},
+		{m.FileAccess{Path: "~/.aws/credentials", Access: m.AccessStat, Category: m.CatCanary, Result: m.ResultOK}, Low, "probe"},
+	} {
+		f, ok := fileFinding(m.PhaseStartup, tc.fa)
+		if !ok || f.Severity != tc.sev || !strings.Contains(f.Summary, tc.wording) {
+			t.Errorf("%s %s %s: got %s %q", tc.fa.Access, tc.fa.Path, tc.fa.Result, f.Severity, f.Summary)
+		}
 	}
 }
