@@ -21,6 +21,12 @@ type injectionRule struct {
 
 var negation = regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not|should not|shouldn't|avoid|without|no need to)\b`)
 
+// spanNegated reports a match whose object is negated inside it: "fetches
+// public pages without credentials" is not a request to read them.
+var reSpanNegation = regexp.MustCompile(`(?i)\b(without|no|not|never|instead of)\s+(?:\w+\s+){0,2}\S*$`)
+
+func spanNegated(span string) bool { return reSpanNegation.MatchString(span) }
+
 // negated reports whether the clause before text[start:] negates it.
 func negated(text string, start int) bool {
 	from := max(0, start-40)
@@ -70,7 +76,7 @@ func InjectionSigns(text string) []string {
 	var out []string
 	for _, r := range injectionRules {
 		for _, loc := range r.re.FindAllStringIndex(text, 20) {
-			if r.negatable && negated(text, loc[0]) {
+			if r.negatable && (negated(text, loc[0]) || spanNegated(text[loc[0]:loc[1]])) {
 				continue
 			}
 			out = append(out, r.what+": "+excerpt(text, loc[0], loc[1]))
