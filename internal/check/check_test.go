@@ -155,7 +155,7 @@ func TestOutcome(t *testing.T) {
 func TestAbsolute(t *testing.T) {
 	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "x", Version: "1.0.0"},
 		Outcome: m.Outcome{Status: "ok"}}
-	r := absolute(man, policy.Policy{FailOn: policy.High})
+	r := diff.Judge(man, policy.Policy{FailOn: policy.High})
 	if r.Verdict != "pass" || len(r.Changes) != 0 || r.Changes == nil || r.New.Version != "1.0.0" {
 		t.Errorf("absolute of a quiet manifest: %+v", r)
 	}

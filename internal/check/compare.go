@@ -7,7 +7,6 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
-	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -80,25 +79,11 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 		acceptCmd = ""
 	}
 	if base == "" {
-		return report.DiffReport{Server: s.Name, Result: absolute(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
+		return report.DiffReport{Server: s.Name, Result: diff.Judge(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
 	}
 	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
 	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
-}
-
-// absolute judges a version with no baseline by its own findings.
-func absolute(man *m.Manifest, pol policy.Policy) *diff.Result {
-	empty := &m.Manifest{Target: m.Target{Ecosystem: man.Target.Ecosystem, Name: man.Target.Name}, Outcome: man.Outcome}
-	r := diff.Compare(empty, man, pol)
-	r.Changes = []diff.Change{}
-	r.Findings = policy.Evaluate(man, pol)
-	r.Verdict = m.VerdictPass
-	if policy.Failed(r.Findings, pol.FailOn) {
-		r.Verdict = m.VerdictFail
-	}
-	r.Counts = policy.Counts(r.Findings)
-	return r
 }

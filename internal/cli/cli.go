@@ -55,6 +55,7 @@ func commands() []command {
 		{"sink", "", runSink},     // internal: the network sink inside the sandbox
 		{"action", "", runAction}, // the GitHub Action's entrypoint (action.yml)
 		{"diff", "compare two manifests and judge what changed", runDiff},
+		{"report", "re-judge stored manifests or batch results under the current policy (no re-audit)", runReport},
 		{"check", "audit the servers of mcp-audit.yml and compare each with its baseline", runCheck},
 		{"baseline", "record reviewed manifests as baselines (baseline update)", runBaseline},
 		{"discover", "list npm releases newer than the baselines", runDiscover},

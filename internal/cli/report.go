@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/batch"
+	"github.com/mcp-audit/mcp-audit/internal/check"
+	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+)
+
+// runReport re-judges stored manifests under the current policy: after a
+// policy or allow-list change, nothing needs auditing again.
+func runReport(ctx context.Context, env *Env, args []string) error {
+	fl := flag.NewFlagSet("report", flag.ContinueOnError)
+	fl.SetOutput(env.Stderr)
+	format := fl.String("format", report.FormatText, "text, json, markdown or sarif")
+	failOn := fl.String("fail-on", "", "exit 1 when a finding is at or above this severity (default: the configuration's, else high)")
+	cfgPath := fl.String("config", "", "judge with this configuration's policy and allow-lists…")
+	server := fl.String("server", "", "…of this server (default: the server auditing each manifest's package)")
+	out := fl.String("o", "", "write the report here (default: stdout)")
+	fl.Usage = func() {
+		fmt.Fprint(env.Stderr, "Usage: mcp-audit report [flags] MANIFEST|RESULTS_DIR...\n\n"+
+			"Re-judges stored manifests (or every manifest of batch results) under the current policy,\n"+
+			"with the exit codes of audit. Example:\n  mcp-audit report --config mcp-audit.yml study/results\n\nFlags:\n")
+		fl.PrintDefaults()
+	}
+	pos, _, err := parseInterleaved(fl, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		fl.Usage()
+		return fmt.Errorf("%w: report takes manifests or batch result directories", ErrUsage)
+	}
+	var cfg *config.Config
+	if *cfgPath != "" {
+		if cfg, err = loadConfig(*cfgPath); err != nil {
+			return err
+		}
+	}
+	files, err := manifestFiles(pos)
+	if err != nil {
+		return err
+	}
+	var reports []report.DiffReport
+	var mans []*m.Manifest
+	for _, f := range files {
+		man, err := readManifest(f)
+		if err != nil {
+			return err
+		}
+		name, pol, err := reportPolicy(cfg, *server, *failOn, man)
+		if err != nil {
+			return err
+		}
+		mans = append(mans, man)
+		reports = append(reports, report.DiffReport{Server: name, Result: diff.Judge(man, pol)})
+	}
+	return writeReport(env, *format, *out, mans, reports)
+}
+
+// reportPolicy is the policy a manifest is judged under: the named
+// server's, the server auditing its package, or the defaults.
+func reportPolicy(cfg *config.Config, server, failOn string, man *m.Manifest) (string, policy.Policy, error) {
+	pol := policy.Policy{FailOn: policy.DefaultFailOn}
+	name := man.Target.Name
+	if cfg != nil {
+		var s *config.Server
+		if server != "" {
+			if s = cfg.Server(server); s == nil {
+				return "", pol, fmt.Errorf("%w: no server %q in %s", ErrUsage, server, cfg.Path)
+			}
+		}
+		for _, c := range cfg.Servers {
+			if s == nil && c.Spec.Name == man.Target.Name {
+				s = c
+			}
+		}
+		if s != nil {
+			name, pol = s.Name, batch.ServerPolicy(cfg, s, failOn)
+			return name, pol, nil
+		}
+	}
+	if failOn != "" {
+		sev, err := policy.ParseSeverity(failOn)
+		if err != nil {
+			return "", pol, fmt.Errorf("%w: --fail-on: %w", ErrUsage, err)
+		}
+		pol.FailOn = sev
+	}
+	return name, pol, nil
+}
+
+// manifestFiles expands directories (batch results) into the manifests
+// under them, sorted.
+func manifestFiles(args []string) ([]string, error) {
+	var files []string
+	for _, a := range args {
+		if !isDir(a) {
+			files = append(files, a)
+			continue
+		}
+		root := a
+		if isDir(filepath.Join(a, "manifests")) {
+			root = filepath.Join(a, "manifests")
+		}
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") && !strings.HasSuffix(p, ".evidence.json") {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%w: no manifests found in %s", ErrUsage, strings.Join(args, ", "))
+	}
+	return files, nil
+}
+
+// writeReport renders the judged manifests in a format and maps them to
+// audit's exit codes.
+func writeReport(env *Env, format, out string, mans []*m.Manifest, reports []report.DiffReport) error {
+	var buf bytes.Buffer
+	switch format {
+	case report.FormatText, "":
+		for i, r := range reports {
+			if i > 0 {
+				buf.WriteString("\n")
+			}
+			report.Summary(&buf, mans[i], r.Result.Findings, r.Result.FailOn)
+		}
+	case "sarif":
+		if err := (report.SARIF{}).Write(&buf, reports); err != nil {
+			return err
+		}
+	default:
+		if err := report.WriteDiffs(&buf, format, reports); err != nil {
+			return fmt.Errorf("%w: --format: %w", ErrUsage, err)
+		}
+	}
+	if out == "" || out == "-" {
+		env.Stdout.Write(buf.Bytes())
+	} else if err := fsutil.WriteFileAtomic(out, buf.Bytes()); err != nil {
+		return err
+	}
+	if err := check.Outcome(reports); err != nil {
+		if errors.Is(err, check.ErrFindings) {
+			return ErrFindings
+		}
+		return fmt.Errorf("%s", textsafe.Clean(err.Error()))
+	}
+	return nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
