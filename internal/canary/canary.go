@@ -64,29 +64,104 @@ func randFrom(alphabet string, n int) string {
 	return string(b)
 }
 
-// valueFor returns a realistic fake value for a variable name.
+// valueFor returns a fake value in the shape its provider issues, so a
+// server that validates its key or connection string starts instead of
+// exiting, and nothing about the value says "test".
 func valueFor(name string) string {
-	switch n := strings.ToUpper(name); {
-	case n == "AWS_ACCESS_KEY_ID":
-		return "AKIA" + randFrom(upperNum, 16)
-	case n == "AWS_SECRET_ACCESS_KEY":
-		return randFrom(alnum, 40)
-	case strings.Contains(n, "GITHUB") || n == "GH_TOKEN":
-		return "ghp_" + randFrom(alnum, 36)
-	case strings.Contains(n, "NPM"):
-		return "npm_" + randFrom(alnum, 36)
-	case strings.Contains(n, "OPENAI"):
-		return "sk-proj-" + randFrom(alnum, 48)
-	case strings.Contains(n, "ANTHROPIC"):
-		return "sk-ant-api03-" + randFrom(alnum, 48)
-	case strings.Contains(n, "SLACK"):
-		return "xoxb-" + randFrom("0123456789", 12) + "-" + randFrom(alnum, 24)
-	case strings.Contains(n, "STRIPE"):
-		return "sk_live_" + randFrom(alnum, 32)
-	case strings.HasSuffix(n, "_URL") || strings.HasSuffix(n, "_URI"):
-		return "postgres://mcpaudit:" + randFrom(alnum, 24) + "@db.mcp-audit.test:5432/app"
+	n := strings.ToUpper(name)
+	for _, s := range shapes {
+		if s.match(n) {
+			return s.make()
+		}
 	}
-	return "mcpaudit_" + randFrom(alnum, 32)
+	if dsn := dsnFor(n); dsn != "" {
+		return dsn
+	}
+	return randFrom(alnum, 40)
+}
+
+// shape is one provider's credential format.
+type shape struct {
+	match func(name string) bool
+	make  func() string
+}
+
+func has(parts ...string) func(string) bool {
+	return func(n string) bool {
+		for _, p := range parts {
+			if strings.Contains(n, p) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func is(names ...string) func(string) bool {
+	return func(n string) bool { return slices.Contains(names, n) }
+}
+
+const hexDigits = "0123456789abcdef"
+const urlSafe = alnum + "-_"
+
+// shapes are checked in order; the first match wins.
+var shapes = []shape{
+	{is("AWS_ACCESS_KEY_ID"), func() string { return "AKIA" + randFrom(upperNum, 16) }},
+	{is("AWS_SECRET_ACCESS_KEY"), func() string { return randFrom(alnum, 40) }},
+	{has("GITLAB"), func() string { return "glpat-" + randFrom(urlSafe, 20) }},
+	{func(n string) bool { return strings.Contains(n, "GITHUB") || n == "GH_TOKEN" }, func() string { return "ghp_" + randFrom(alnum, 36) }},
+	{has("NPM"), func() string { return "npm_" + randFrom(alnum, 36) }},
+	{has("OPENAI"), func() string { return "sk-proj-" + randFrom(urlSafe, 48) }},
+	{has("ANTHROPIC"), func() string { return "sk-ant-api03-" + randFrom(urlSafe, 93) + "AA" }},
+	{has("SLACK"), func() string { return "xoxb-" + randFrom("0123456789", 13) + "-" + randFrom("0123456789", 13) + "-" + randFrom(alnum, 24) }},
+	{has("STRIPE"), func() string { return "sk_test_51" + randFrom(alnum, 97) }},
+	{has("GOOGLE", "GEMINI", "MAPS_API"), func() string { return "AIza" + randFrom(urlSafe, 35) }},
+	{has("HUGGINGFACE", "HF_TOKEN", "HF_API"), func() string { return "hf_" + randFrom(alnum, 34) }},
+	{has("PERPLEXITY"), func() string { return "pplx-" + randFrom(alnum, 48) }},
+	{has("FIRECRAWL"), func() string { return "fc-" + randFrom(hexDigits, 32) }},
+	{has("TAVILY"), func() string { return "tvly-" + randFrom(alnum, 32) }},
+	{has("BRAVE"), func() string { return "BSA" + randFrom(alnum, 28) }},
+	{has("NOTION"), func() string { return "ntn_" + randFrom("0123456789", 12) + randFrom(alnum, 34) }},
+	{has("LINEAR"), func() string { return "lin_api_" + randFrom(alnum, 40) }},
+	{has("SENDGRID"), func() string { return "SG." + randFrom(urlSafe, 22) + "." + randFrom(urlSafe, 43) }},
+	{has("PINECONE"), func() string { return "pcsk_" + randFrom(alnum, 5) + "_" + randFrom(alnum, 64) }},
+	{has("ANON_KEY", "SERVICE_ROLE", "SUPABASE_KEY", "JWT"), jwt},
+	{has("POSTMARK", "EXA_API", "CLARITY"), uuid},
+}
+
+// jwt is a token of the shape Supabase and many others issue.
+func jwt() string {
+	return "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + randFrom(urlSafe, 120) + "." + randFrom(urlSafe, 43)
+}
+
+func uuid() string {
+	h := randFrom(hexDigits, 32)
+	return h[:8] + "-" + h[8:12] + "-4" + h[13:16] + "-a" + h[17:20] + "-" + h[20:]
+}
+
+// dsnFor gives connection strings and URLs the scheme their name asks for,
+// with the canary as the password.
+func dsnFor(n string) string {
+	if !(strings.HasSuffix(n, "_URL") || strings.HasSuffix(n, "_URI") || strings.HasSuffix(n, "_DSN") ||
+		strings.Contains(n, "CONNECTION_STRING")) {
+		return ""
+	}
+	pw := randFrom(alnum, 24)
+	switch {
+	case strings.Contains(n, "MONGO"):
+		return "mongodb://mcpaudit:" + pw + "@db.mcp-audit.test:27017/app?authSource=admin"
+	case strings.Contains(n, "REDIS"):
+		return "redis://default:" + pw + "@cache.mcp-audit.test:6379/0"
+	case strings.Contains(n, "MYSQL"):
+		return "mysql://mcpaudit:" + pw + "@db.mcp-audit.test:3306/app"
+	case strings.Contains(n, "AMQP") || strings.Contains(n, "RABBIT"):
+		return "amqp://mcpaudit:" + pw + "@mq.mcp-audit.test:5672/"
+	case strings.Contains(n, "SENTRY"):
+		return "https://" + randFrom(hexDigits, 32) + "@o0.ingest.mcp-audit.test/1"
+	case strings.Contains(n, "WEBHOOK"):
+		return "https://hooks.mcp-audit.test/services/" + pw
+	}
+	return "postgres://mcpaudit:" + pw + "@db.mcp-audit.test:5432/app"
 }
 
 // WorkspaceEnv is the decoy .env of the workspace the server starts in,

@@ -22,7 +22,9 @@ func TestGenerateUniqueAndRealistic(t *testing.T) {
 		"AWS_ACCESS_KEY_ID":     `^AKIA[A-Z2-7]{16}$`,
 		"AWS_SECRET_ACCESS_KEY": `^[A-Za-z0-9]{40}$`,
 		"OPENAI_API_KEY":        `^sk-proj-`,
-		"BRAVE_API_KEY":         `^mcpaudit_[A-Za-z0-9]{32}$`,
+		"BRAVE_API_KEY":         `^BSA[A-Za-z0-9]{28}$`,
+		"STRIPE_SECRET_KEY":     `^sk_test_51[A-Za-z0-9]{97}$`,
+		"SLACK_BOT_TOKEN":       `^xoxb-[0-9]{13}-[0-9]{13}-[A-Za-z0-9]{24}$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(a.Env[name]) {
 			t.Errorf("%s=%q does not match %s", name, a.Env[name], re)
@@ -129,5 +131,34 @@ func TestFinderSplitKey(t *testing.T) {
 	}
 	if hits := f.FindString(" \n\\n\t\\\\r x"); len(hits) != 0 {
 		t.Errorf("false positive: %v", hits)
+	}
+}
+
+// TestShapesServersAccept: a server that validates its key or connection
+// string gets one in its provider's shape, and no value says "test" or
+// "mcp-audit" outside the host of a connection string.
+func TestShapesServersAccept(t *testing.T) {
+	s := Generate([]string{"MONGODB_URI", "REDIS_URL", "DATABASE_URL", "MYSQL_URL", "SUPABASE_SERVICE_ROLE_KEY",
+		"GOOGLE_MAPS_API_KEY", "HF_TOKEN", "PERPLEXITY_API_KEY", "NOTION_TOKEN", "SOME_OTHER_SECRET", "POSTMARK_SERVER_TOKEN"})
+	for name, re := range map[string]string{
+		"MONGODB_URI":               `^mongodb://mcpaudit:[A-Za-z0-9]{24}@[a-z.-]+:27017/app`,
+		"REDIS_URL":                 `^redis://default:[A-Za-z0-9]{24}@`,
+		"DATABASE_URL":              `^postgres://mcpaudit:[A-Za-z0-9]{24}@[a-z.-]+:5432/app$`,
+		"MYSQL_URL":                 `^mysql://`,
+		"SUPABASE_SERVICE_ROLE_KEY": `^eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`,
+		"GOOGLE_MAPS_API_KEY":       `^AIza[A-Za-z0-9_-]{35}$`,
+		"HF_TOKEN":                  `^hf_[A-Za-z0-9]{34}$`,
+		"PERPLEXITY_API_KEY":        `^pplx-`,
+		"NOTION_TOKEN":              `^ntn_`,
+		"SOME_OTHER_SECRET":         `^[A-Za-z0-9]{40}$`,
+		"POSTMARK_SERVER_TOKEN":     `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}$`,
+	} {
+		v := s.Env[name]
+		if !regexp.MustCompile(re).MatchString(v) {
+			t.Errorf("%s=%q does not match %s", name, v, re)
+		}
+		if !strings.Contains(v, "://") && strings.Contains(strings.ToLower(v), "mcpaudit") {
+			t.Errorf("%s=%q names the tool", name, v)
+		}
 	}
 }
