@@ -7,6 +7,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -79,11 +80,26 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 		acceptCmd = ""
 	}
 	if base == "" {
-		return report.DiffReport{Server: s.Name, Result: diff.Judge(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
+		return report.DiffReport{Server: s.Name, Result: diff.Judge(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
+			SuggestedAllow: suggestion(man, pol)}
 	}
 	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
-	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable}
+	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
+		SuggestedAllow: suggestion(man, pol)}
+}
+
+// suggestion is the allow-list a server without one could adopt, nil
+// when it has one or nothing would go in it.
+func suggestion(man *m.Manifest, pol policy.Policy) *policy.Allow {
+	if !pol.Allow.Empty() {
+		return nil
+	}
+	a := policy.SuggestAllow(man, policy.Evaluate(man, pol))
+	if a.Empty() {
+		return nil
+	}
+	return &a
 }

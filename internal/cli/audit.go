@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/diff"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -18,6 +20,7 @@ import (
 type auditFlags struct {
 	commonFlags
 	out            string
+	format         string
 	bin            string
 	cmd            string
 	env            stringList
@@ -86,9 +89,20 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	if err := writeEvidence(evidencePath(f.out, f.evidence), res); err != nil {
 		return err
 	}
-	findings := policy.Evaluate(res.Manifest, policy.Policy{FailOn: failOn})
+	pol := policy.Policy{FailOn: failOn}
+	findings := policy.Evaluate(res.Manifest, pol)
 	if !f.quiet {
 		report.Summary(env.Stderr, res.Manifest, findings, failOn)
+		report.AllowBlock(env.Stderr, policy.SuggestAllow(res.Manifest, findings), "")
+	}
+	if f.format == report.FormatJSON {
+		// The same findings report as `mcp-audit report --format json`; the
+		// manifest went to -o.
+		var buf bytes.Buffer
+		if err := report.WriteDiffs(&buf, report.FormatJSON, []report.DiffReport{{Server: res.Manifest.Target.Name, Result: diff.Judge(res.Manifest, pol)}}); err != nil {
+			return err
+		}
+		env.Stdout.Write(buf.Bytes())
 	}
 	if policy.Failed(findings, failOn) {
 		return ErrFindings
@@ -101,6 +115,7 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.SetOutput(env.Stderr)
 	f.register(fs)
 	fs.StringVar(&f.out, "o", "", "write the manifest to this file (default: stdout)")
+	fs.StringVar(&f.format, "format", report.FormatText, "text (the summary on stderr) or json (also the findings report on stdout; needs -o)")
 	fs.StringVar(&f.bin, "bin", "", "which package executable to run, or an entry file inside the package")
 	fs.StringVar(&f.cmd, "cmd", "", "start the server with this command in the package directory instead of its bin")
 	fs.Var(&f.env, "env", "extra environment variable NAME=VALUE for the server (repeatable)")
@@ -138,6 +153,12 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 // options checks the flag values and builds the audit of target with the
 // server arguments args.
 func (f *auditFlags) options(env *Env, target string, args []string) (audit.Options, error) {
+	switch {
+	case f.format != report.FormatText && f.format != report.FormatJSON:
+		return audit.Options{}, fmt.Errorf("%w: --format wants text or json, got %q", ErrUsage, f.format)
+	case f.format == report.FormatJSON && (f.out == "" || f.out == "-"):
+		return audit.Options{}, fmt.Errorf("%w: --format json prints the findings on stdout, so the manifest needs -o FILE", ErrUsage)
+	}
 	for _, e := range f.env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
 			return audit.Options{}, fmt.Errorf("%w: --env wants NAME=VALUE, got %q", ErrUsage, e)

@@ -68,7 +68,11 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		mans = append(mans, man)
-		reports = append(reports, report.DiffReport{Server: name, Result: diff.Judge(man, pol)})
+		r := report.DiffReport{Server: name, Result: diff.Judge(man, pol)}
+		if a := policy.SuggestAllow(man, r.Result.Findings); pol.Allow.Empty() && !a.Empty() {
+			r.SuggestedAllow = &a
+		}
+		reports = append(reports, r)
 	}
 	return writeReport(env, *format, *out, mans, reports)
 }
@@ -145,6 +149,9 @@ func writeReport(env *Env, format, out string, mans []*m.Manifest, reports []rep
 				buf.WriteString("\n")
 			}
 			report.Summary(&buf, mans[i], r.Result.Findings, r.Result.FailOn)
+			if r.SuggestedAllow != nil {
+				report.AllowBlock(&buf, *r.SuggestedAllow, "")
+			}
 		}
 	case "sarif":
 		if err := (report.SARIF{}).Write(&buf, reports); err != nil {

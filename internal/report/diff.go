@@ -32,6 +32,9 @@ type DiffReport struct {
 	// NotAcceptable says why no accept command is offered: the version
 	// shows findings that are harmful in themselves.
 	NotAcceptable string `json:"not_acceptable,omitempty"`
+	// SuggestedAllow, for a server without an allow-list, is the allow:
+	// block that would accept what was observed (policy.SuggestAllow).
+	SuggestedAllow *policy.Allow `json:"suggested_allow,omitempty"`
 	// Error is set when the audit of this server could not run.
 	Error string `json:"error,omitempty"`
 }
@@ -123,6 +126,9 @@ func textDiff(w io.Writer, r DiffReport) {
 	case r.Accept != "" && len(res.Findings) > 0:
 		fmt.Fprintf(w, "to accept this version as the new baseline: %s\n", r.Accept)
 	}
+	if r.SuggestedAllow != nil {
+		AllowBlock(w, *r.SuggestedAllow, "")
+	}
 }
 
 // MarkdownMarker is the hidden marker of mcp-audit's sticky PR comment.
@@ -190,6 +196,11 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 			fmt.Fprintf(w, "\n**Not offered as a baseline:** %s\n", md(r.NotAcceptable))
 		case r.Accept != "" && len(res.Findings) > 0:
 			fmt.Fprintf(w, "\nIf this behavior is expected, accept it as the new baseline:\n\n```sh\n%s\n```\n", strings.ReplaceAll(r.Accept, "`", ""))
+		}
+		if a := r.SuggestedAllow; a != nil && !a.Empty() {
+			var b strings.Builder
+			AllowBlock(&b, *a, "")
+			fmt.Fprintf(w, "\n<details><summary>Allow-list for what was observed</summary>\n\n```yaml\n%s```\n\n</details>\n", strings.ReplaceAll(b.String(), "`", "'"))
 		}
 	}
 	return nil
