@@ -45,6 +45,44 @@ type channels struct {
 	// judged counts the bytes of text judged so far.
 	judged int
 	errw   lineWriter
+
+	// Searching and judging run on their own goroutine, off the protocol's
+	// path: a server that floods stdout or stderr must not turn its own
+	// calls into timeouts (arrival times are taken before queueing, so
+	// attribution to calls is unchanged).
+	queue    chan func()
+	done     chan struct{}
+	qmu      sync.Mutex
+	closed   bool
+	drainOne sync.Once
+}
+
+// queueLen bounds the work waiting: past it the reader waits for the
+// searcher (nothing is dropped: every byte is searched for canaries).
+const queueLen = 8192
+
+// enqueue runs fn on the searching goroutine, or right here once the
+// segment has been drained.
+func (ch *channels) enqueue(fn func()) {
+	ch.qmu.Lock()
+	if ch.closed {
+		ch.qmu.Unlock()
+		fn()
+		return
+	}
+	ch.queue <- fn // under qmu: drain cannot close the queue under a sender
+	ch.qmu.Unlock()
+}
+
+// drain waits until everything queued has been searched and judged.
+func (ch *channels) drain() {
+	ch.drainOne.Do(func() {
+		ch.qmu.Lock()
+		ch.closed = true
+		close(ch.queue)
+		ch.qmu.Unlock()
+		<-ch.done
+	})
 }
 
 type observed struct {
@@ -54,8 +92,15 @@ type observed struct {
 }
 
 func newChannels(cs *canary.Set) *channels {
-	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{}}
+	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{},
+		queue: make(chan func(), queueLen), done: make(chan struct{})}
 	ch.errw.fn = ch.stderr
+	go func() {
+		defer close(ch.done)
+		for fn := range ch.queue {
+			fn()
+		}
+	}()
 	return ch
 }
 
@@ -118,9 +163,15 @@ var channelName = map[string]string{
 
 var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)
 
-// observe handles one observation of the MCP client.
+// observe queues one observation of the MCP client, stamped now.
 func (ch *channels) observe(o mcpclient.Observation) {
 	now := time.Now()
+	o.Data = bytes.Clone(o.Data)
+	ch.enqueue(func() { ch.process(now, o) })
+}
+
+// process searches and judges one observation.
+func (ch *channels) process(now time.Time, o mcpclient.Observation) {
 	channel, method := channelName[o.Channel], o.Method
 	if o.Channel == mcpclient.ChanOversized {
 		if mm := reMethod.FindSubmatch(o.Data); mm != nil {
@@ -154,11 +205,14 @@ func (ch *channels) observe(o mcpclient.Observation) {
 	ch.judge(now, channel, method, string(text), always)
 }
 
-// stderr handles one line (or chunk of a long line) of standard error.
+// stderr queues one line (or chunk of a long line) of standard error.
 func (ch *channels) stderr(line []byte) {
 	now := time.Now()
-	ch.hits(now, line, m.HowStderr, "standard error")
-	ch.judge(now, m.ChannelStderr, "", string(line), false)
+	line = bytes.Clone(line)
+	ch.enqueue(func() {
+		ch.hits(now, line, m.HowStderr, "standard error")
+		ch.judge(now, m.ChannelStderr, "", string(line), false)
+	})
 }
 
 // hits records the canaries found in data.
@@ -233,6 +287,7 @@ func (ch *channels) add(o observed) {
 // assign adds the records to the phases of their time windows.
 func (ch *channels) assign(phases []m.Phase, windows []classify.Window, man *m.Manifest) []m.Phase {
 	ch.errw.flush()
+	ch.drain()
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	for _, o := range ch.recs {
