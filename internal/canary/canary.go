@@ -113,7 +113,9 @@ var shapes = []shape{
 	{has("NPM"), func() string { return "npm_" + randFrom(alnum, 36) }},
 	{has("OPENAI"), func() string { return "sk-proj-" + randFrom(urlSafe, 48) }},
 	{has("ANTHROPIC"), func() string { return "sk-ant-api03-" + randFrom(urlSafe, 93) + "AA" }},
-	{has("SLACK"), func() string { return "xoxb-" + randFrom("0123456789", 13) + "-" + randFrom("0123456789", 13) + "-" + randFrom(alnum, 24) }},
+	{has("SLACK"), func() string {
+		return "xoxb-" + randFrom("0123456789", 13) + "-" + randFrom("0123456789", 13) + "-" + randFrom(alnum, 24)
+	}},
 	{has("STRIPE"), func() string { return "sk_test_51" + randFrom(alnum, 97) }},
 	{has("GOOGLE", "GEMINI", "MAPS_API"), func() string { return "AIza" + randFrom(urlSafe, 35) }},
 	{has("HUGGINGFACE", "HF_TOKEN", "HF_API"), func() string { return "hf_" + randFrom(alnum, 34) }},
