@@ -22,9 +22,10 @@ func TestFloodCannotHide(t *testing.T) {
 		{"control", []string{"bashrc"}, 0, func(fs []policy.Finding) bool {
 			return hasFinding(fs, policy.KindPersistence, policy.Critical, "~/.bashrc")
 		}},
-		{"flood fills the list", []string{"flood-probes", "bashrc"}, 0, func(fs []policy.Finding) bool {
-			return hasFinding(fs, policy.KindPersistence, policy.Critical, "~/.bashrc") &&
-				hasFinding(fs, policy.KindTrace, policy.High, "")
+		// Failed lookups no rule judges are counted, not listed: the flood
+		// never reaches the per-phase list, and the write is there.
+		{"flood of failed lookups", []string{"flood-probes", "bashrc"}, 0, func(fs []policy.Finding) bool {
+			return hasFinding(fs, policy.KindPersistence, policy.Critical, "~/.bashrc")
 		}},
 		{"flood cuts the trace", []string{"flood-probes", "bashrc"}, 256 << 10, func(fs []policy.Finding) bool {
 			return hasFinding(fs, policy.KindTrace, policy.High, "")

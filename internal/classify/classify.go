@@ -98,9 +98,10 @@ const (
 
 type phaseAcc struct {
 	m.Phase
-	files   map[m.FileAccess]bool
-	summary map[m.FileCount]map[string]bool
-	dropped int
+	files    map[m.FileAccess]bool
+	summary  map[m.FileCount]map[string]bool
+	overflow map[m.FileCount]int
+	dropped  int
 }
 
 type classifier struct {
@@ -176,9 +177,10 @@ func newClassifier(in Input) *classifier {
 	}
 	for _, w := range windows {
 		c.phases = append(c.phases, &phaseAcc{
-			Phase:   m.Phase{Name: w.Name},
-			files:   map[m.FileAccess]bool{},
-			summary: map[m.FileCount]map[string]bool{},
+			Phase:    m.Phase{Name: w.Name},
+			files:    map[m.FileAccess]bool{},
+			summary:  map[m.FileCount]map[string]bool{},
+			overflow: map[m.FileCount]int{},
 		})
 	}
 	return c
@@ -239,7 +241,7 @@ func (p *phaseAcc) finish() m.Phase {
 		out.Files = append(out.Files, fa)
 	}
 	for k, paths := range p.summary {
-		k.Paths = len(paths)
+		k.Paths = len(paths) + p.overflow[k]
 		out.FileSummary = append(out.FileSummary, k)
 	}
 	if p.dropped > 0 {

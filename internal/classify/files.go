@@ -203,19 +203,55 @@ func (l Layout) fileCategory(real string, canary bool, access string) string {
 func (p *phaseAcc) addFile(fa m.FileAccess) {
 	cat, access := fa.Category, fa.Access
 	if (cat == m.CatOwnPackage || cat == m.CatRuntime) && (access == m.AccessRead || access == m.AccessStat || access == m.AccessChdir) ||
-		access == m.AccessWrite && benignWrites[fa.Path] {
-		k := m.FileCount{Category: cat, Access: access, Result: fa.Result}
-		if p.summary[k] == nil {
-			p.summary[k] = map[string]bool{}
-		}
-		p.summary[k][fa.Path] = true
+		access == m.AccessWrite && benignWrites[fa.Path] || noise(fa) {
+		p.count(m.FileCount{Category: cat, Access: access, Result: fa.Result}, fa.Path)
 		return
 	}
-	if len(p.files) >= maxFilesPerPhase && !p.files[fa] && (!mayMatter(fa) || len(p.files) >= maxNoteworthyPerPhase) {
-		p.dropped++ // an alert, and so a high finding: a flood cannot hide what follows it
-		return
+	if len(p.files) >= maxFilesPerPhase && !p.files[fa] {
+		switch {
+		case !mayMatter(fa):
+			// No rule judges it: counted past the cap, never dropped.
+			p.count(m.FileCount{Category: cat, Access: access, Result: fa.Result}, fa.Path)
+			return
+		case len(p.files) >= maxNoteworthyPerPhase:
+			p.dropped++ // an alert, and so a high finding: a flood cannot hide what follows it
+			return
+		}
 	}
 	p.files[fa] = true
+}
+
+// maxCountedPaths bounds the distinct paths remembered per summary row;
+// past it every access counts as a new path.
+const maxCountedPaths = 100_000
+
+// count adds a path to a summary row instead of listing it.
+func (p *phaseAcc) count(k m.FileCount, path string) {
+	if p.summary[k] == nil {
+		p.summary[k] = map[string]bool{}
+	}
+	if len(p.summary[k]) < maxCountedPaths {
+		p.summary[k][path] = true
+		return
+	}
+	p.overflow[k]++
+}
+
+// noise reports a failed lookup that no rule judges: a missing, denied or
+// failed read or stat outside the sensitive categories. Such lookups are
+// counted, not listed, so a flood of them (a few thousand failed opens of
+// random names) cannot fill the per-phase list and push what matters out.
+func noise(fa m.FileAccess) bool {
+	switch fa.Access {
+	case m.AccessRead, m.AccessStat, m.AccessChdir:
+	default:
+		return false
+	}
+	switch fa.Category {
+	case m.CatCanary, m.CatShellRC, m.CatAIConfig, m.CatSensitive, m.CatAntiAnalysis:
+		return false
+	}
+	return fa.Result != m.ResultOK
 }
 
 // mayMatter reports whether an access can carry a finding: those are kept
