@@ -25,6 +25,10 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 		if st == "seed-failed" || strings.HasPrefix(st, "resolv.conf") || st == "install-timeout" {
 			man.Run.Notes = append(man.Run.Notes, "sandbox: "+st)
 		}
+		if n, ok := strings.CutPrefix(st, "noise-dropped "); ok {
+			man.Run.Notes = append(man.Run.Notes, "the trace left out "+textsafe.Line(n, 20)+
+				" failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)")
+		}
 	}
 	windows := slices.Clone(s.windows)
 	var events []trace.Event

@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +40,34 @@ func TestFloodCannotHide(t *testing.T) {
 				t.Errorf("want the write caught and a failing verdict; findings:\n%v", fs)
 			}
 		})
+	}
+}
+
+// TestNoiseCannotCutTheTrace: 60,000 failed lookups of temporary paths
+// (about 20 MB of trace) are noise: past the first 20,000 they are
+// counted, not stored, so the trace stays under a 16 MiB limit, a write to
+// ~/.bashrc after them is caught, and a server that only makes the noise
+// is not failed for a cut trace.
+func TestNoiseCannotCutTheTrace(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		fail bool
+	}{{[]string{"flood-big", "bashrc"}, true}, {[]string{"flood-big"}, false}} {
+		man := run(t, audit.Options{Target: fixture, Args: tc.args, Calls: audit.CallsNone,
+			StartupTimeout: time.Minute, MaxTraceBytes: 16 << 20})
+		fs := findings(man)
+		if hasFinding(fs, policy.KindTrace, policy.High, "") {
+			t.Errorf("%v: the noise cut the trace: %v", tc.args, man.Run.Notes)
+		}
+		if tc.fail != hasFinding(fs, policy.KindPersistence, policy.Critical, "~/.bashrc") || tc.fail != policy.Failed(fs, policy.High) {
+			t.Errorf("%v: want fail %v, findings %v", tc.args, tc.fail, fs)
+		}
+		noted := false
+		for _, n := range man.Run.Notes {
+			noted = noted || strings.Contains(n, "failed lookups of temporary")
+		}
+		if !noted {
+			t.Errorf("%v: no note about the noise left out: %v", tc.args, man.Run.Notes)
+		}
 	}
 }

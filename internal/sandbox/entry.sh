@@ -84,6 +84,25 @@ if [ -n "$INSTALL_DIR" ]; then
 	note "install-end $? $(date +%s.%N)"
 fi
 
+# Noise is not stored: once the trace holds $NOISE_KEEP failed lookups of
+# temporary, system or package paths (no rule judges those), further ones
+# are counted instead of written, so a flood of them cannot push the trace
+# to its size limit. Lookups in the home, /etc, /proc and anything that
+# succeeded are always written.
+cat >"$D/noise.awk" <<'AWK'
+/ = -1 (ENOENT|ENOTDIR) / && $3 ~ /^(open|openat|openat2|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink|readlinkat)\(/ {
+	if (match($0, /"([^"\\]|\\.)*"/)) {
+		p = substr($0, RSTART + 1, RLENGTH - 2)
+		if (p ~ /^\/(tmp|var\/tmp|dev\/shm|usr|lib|lib64|bin|sbin|opt|srv|app|snap)(\/|$)/ || p ~ /node_modules/) {
+			if (++noise > keep) { dropped++; next }
+		}
+	}
+}
+{ print }
+END { print dropped + 0 > out }
+AWK
+TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -f $D/noise.awk >$D/trace"
+
 note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections
 # apply, so hand the server our stdin through fd 3.
@@ -94,7 +113,7 @@ if [ "$NOTRACE" = 1 ]; then
 	as_user "$@" <&3 3<&- &
 else
 	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
-		-o "$D/trace" -u "$U" -- "$@" <&3 3<&- &
+		-o "$TRACE_OUT" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!
 exec 0</dev/null 3<&-
@@ -109,6 +128,7 @@ wait "$pid" 2>/dev/null
 r2=$?
 [ "$r2" -ne 127 ] && rc=$r2
 note "exit $rc $(date +%s.%N)"
+[ -s "$D/noise" ] && [ "$(cat "$D/noise")" != 0 ] && note "noise-dropped $(cat "$D/noise")"
 kill "$dog" 2>/dev/null
 
 # Access-time witness: "atime mtime ctime path" per canary file. Seeding sets
