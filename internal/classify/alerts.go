@@ -19,7 +19,7 @@ var alertKinds = map[string]string{
 // sandbox let it succeed: the attempt is the behavior.
 func (c *classifier) alert(p *phaseAcc, r trace.Record) {
 	kind := alertKinds[r.Op]
-	if kind == "" {
+	if kind == "" && r.Name != "SIGSYS" {
 		return
 	}
 	res := "succeeded"
@@ -34,6 +34,12 @@ func (c *classifier) alert(p *phaseAcc, r trace.Record) {
 	}
 	if r.Op == "mount" {
 		detail = r.Description + " " + res
+	}
+	if r.Name == "SIGSYS" {
+		detail = r.Description + ": the call did not run"
+		if kind == "" {
+			kind = m.AlertSeccompListener
+		}
 	}
 	p.Alerts = append(p.Alerts, m.Alert{Kind: kind, Detail: detail})
 }

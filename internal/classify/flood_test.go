@@ -41,3 +41,15 @@ func TestFloodsAreCounted(t *testing.T) {
 		t.Errorf("a flood of writes must overflow as an alert: %v", p.Alerts)
 	}
 }
+
+// TestSeccompTrapIsAnAlert: the profile traps seccomp() with a listener
+// flag; the SIGSYS strace prints becomes a seccomp_listener alert.
+func TestSeccompTrapIsAnAlert(t *testing.T) {
+	ev := parse(t, `29 10.000001 --- SIGSYS {si_signo=SIGSYS, si_code=SYS_SECCOMP, si_call_addr=0x43c979, si_syscall=__NR_seccomp, si_arch=AUDIT_ARCH_X86_64} ---
+29 10.000002 +++ killed by SIGSYS +++
+`)
+	p := Classify(Input{Layout: layout, Events: ev, Canaries: canary.Generate(nil)}).Phases[0]
+	if len(p.Alerts) != 1 || p.Alerts[0].Kind != m.AlertSeccompListener || !strings.Contains(p.Alerts[0].Detail, "SIGSYS") {
+		t.Errorf("alerts %+v", p.Alerts)
+	}
+}

@@ -68,7 +68,7 @@ if [ -n "$INSTALL_DIR" ]; then
 	# server's user with the build group (which may write the package tree).
 	# Output goes to a file: stdout is the MCP channel.
 	note "install-start $(date +%s.%N)"
-	(cd "$INSTALL_DIR" && exec strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
+	(cd "$INSTALL_DIR" && exec strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
 		-o "$D/trace.install" -- setpriv --reuid="$UID_" --regid="$INSTALL_GID" --clear-groups \
 		sh -c "$INSTALL_SCRIPT") </dev/null >"$D/install.log" 2>&1 &
 	ipid=$!
@@ -112,7 +112,7 @@ if [ "$NOTRACE" = 1 ]; then
 	: >"$D/trace"
 	as_user "$@" <&3 3<&- &
 else
-	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=none -e trace="$TRACE_SET" \
+	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
 		-o "$TRACE_OUT" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!

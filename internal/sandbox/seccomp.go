@@ -105,8 +105,10 @@ func listenerRule(refuse bool) *seccomp.Syscall {
 		Comment: "mcp-audit: seccomp filters without a listener",
 	}
 	if refuse {
-		eperm := uint(1)
-		r.Action, r.ErrnoRet = specs.ActErrno, &eperm
+		// SIGSYS rather than an errno: an errno outranks the tracer, so the
+		// attempt would leave no trace; the signal is traced (the
+		// entrypoint prints SIGSYS) and becomes a seccomp_listener alert.
+		r.Action = specs.ActTrap
 		r.Args[0].ValueTwo = newListener
 		r.Comment = "mcp-audit: a seccomp listener hides calls from the tracer"
 	}

@@ -106,6 +106,16 @@ var alertSyscalls = map[string]bool{
 // sandboxed server has no business mounting, tracing or leaving its
 // namespaces.
 func interpretAlert(r *Record, a args) bool {
+	if r.Name == "SIGSYS" {
+		// "{si_signo=SIGSYS, si_code=SYS_SECCOMP, …, si_syscall=__NR_seccomp, …}"
+		name := "unknown"
+		if _, after, ok := strings.Cut(a.at(0), "si_syscall=__NR_"); ok {
+			name, _, _ = strings.Cut(after, ",")
+		}
+		r.Kind, r.Op = KindAlert, strings.TrimSpace(name)
+		r.Description = r.Op + " trapped by the sandbox's seccomp profile (SIGSYS)"
+		return true
+	}
 	if r.Name == "mount" {
 		r.Kind, r.Op, r.Path = KindAlert, "mount", absPath("", a.at(1))
 		r.Description = "mount " + UnquoteString(a.at(0)) + " on " + r.Path

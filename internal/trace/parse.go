@@ -194,6 +194,12 @@ func (t *Trace) parseLine(line string, cut bool, open map[int]*pending) {
 		return
 	}
 	switch {
+	case strings.HasPrefix(rest, "--- SIGSYS "):
+		// A call the sandbox's seccomp profile trapped (the only signal the
+		// entrypoint asks strace to print): an errno would have outranked
+		// the tracer and left no line at all.
+		t.Events = append(t.Events, Event{Seq: seq, PID: pid, Time: ts, Name: "SIGSYS",
+			Args: t.keep([]string{strings.TrimSuffix(strings.TrimPrefix(rest, "--- SIGSYS "), " ---")}), Ret: "SIGSYS", Errno: "SIGSYS"})
 	case strings.HasPrefix(rest, "+++ ") || strings.HasPrefix(rest, "--- "):
 		// Exit and signal notices; -qq and -e signal=none normally hide them.
 		return
