@@ -90,10 +90,13 @@ fi
 # to its size limit. Lookups in the home, /etc, /proc and anything that
 # succeeded are always written.
 cat >"$D/noise.awk" <<'AWK'
-/ = -1 (ENOENT|ENOTDIR) / && $3 ~ /^(open|openat|openat2|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink|readlinkat)\(/ {
+# The result is anchored at the end of the line, where strace prints it
+# (a path may contain " = -1 ENOENT " itself), and a path with a . or ..
+# component is never noise (it may lead anywhere).
+/\) = -1 (ENOENT|ENOTDIR) \([^()]*\)$/ && $3 ~ /^(open|openat|openat2|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink|readlinkat)\(/ {
 	if (match($0, /"([^"\\]|\\.)*"/)) {
 		p = substr($0, RSTART + 1, RLENGTH - 2)
-		if (p ~ /^\/(tmp|var\/tmp|dev\/shm|usr|lib|lib64|bin|sbin|opt|srv|app|snap)(\/|$)/ || p ~ /node_modules/) {
+		if (p !~ /(^|\/)\.\.?(\/|$)/ && (p ~ /^\/(tmp|var\/tmp|dev\/shm|usr|lib|lib64|bin|sbin|opt|srv|app|snap)(\/|$)/ || p ~ /node_modules/)) {
 			if (++noise > keep) { dropped++; next }
 		}
 	}
