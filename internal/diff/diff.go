@@ -332,7 +332,9 @@ func suppliedEmails(man *m.Manifest) []string {
 	out := []string{argsynth.Email}
 	for _, c := range man.Calls {
 		for _, e := range reEmail.FindAllString(string(c.Args), -1) {
-			out = append(out, strings.ToLower(e))
+			if !policy.ServerChosen(man, c, e) { // a schema's const or enum is the server's choice
+				out = append(out, strings.ToLower(e))
+			}
 		}
 	}
 	return out

@@ -30,7 +30,7 @@ func newEgressContext(man *m.Manifest) *egressContext {
 	}
 	for _, c := range man.Calls {
 		set := map[string]bool{}
-		for _, h := range hosts.Extract(string(c.Args)) {
+		for _, h := range CallerHosts(man, c) {
 			set[h] = true
 		}
 		e.byCall[c.Phase] = set
@@ -94,4 +94,39 @@ func (pe *phaseEval) hostFinding(host, summary, evidence string) (Finding, bool)
 		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " from an install script (a download host)", Evidence: evidence}, true
 	}
 	return Finding{Severity: Medium, Kind: KindTelemetry, Phase: ph, Subject: host, Summary: summary + " unprompted (telemetry: nobody asked for it)", Evidence: evidence}, true
+}
+
+// CallerHosts are the hosts in a call's arguments that the caller chose.
+// Values the server's own schema put there (const, enum, default,
+// pattern, examples) are the server's choice, not the caller's: a tool
+// whose schema requires "region": {"enum": ["collect.evil.example"]} does
+// not make that host supplied.
+func CallerHosts(man *m.Manifest, c m.Call) []string {
+	schema := serverText(man, c)
+	var out []string
+	for _, h := range hosts.Extract(string(c.Args)) {
+		if !strings.Contains(schema, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// ServerChosen reports whether a value of a call's arguments appears in
+// the called tool's own input schema.
+func ServerChosen(man *m.Manifest, c m.Call, value string) bool {
+	return strings.Contains(serverText(man, c), strings.ToLower(value))
+}
+
+// serverText is the lower-cased input schema of the tool a call called.
+func serverText(man *m.Manifest, c m.Call) string {
+	if c.Kind != "tool" {
+		return ""
+	}
+	for _, t := range man.Tools {
+		if t.Name == c.Name {
+			return strings.ToLower(string(t.InputSchema))
+		}
+	}
+	return ""
 }

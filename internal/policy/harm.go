@@ -15,6 +15,10 @@ func Harmful(f Finding) bool {
 		return true
 	case f.Kind == KindCanary, f.Kind == KindPersistence, f.Kind == KindAIConfig:
 		return f.Severity >= High
+	case f.Kind == KindTrace:
+		// A cut trace or an overflowing list hides what came after it: a
+		// baseline that had one must not excuse the next version's.
+		return f.Severity >= High
 	case f.Kind == KindSensitive, f.Kind == KindTool:
 		// Reads of credentials and private files; text aimed at the model
 		// (a description that merely changed is medium).

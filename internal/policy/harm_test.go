@@ -17,7 +17,7 @@ func TestHarmful(t *testing.T) {
 		{Finding{Severity: Medium, Kind: KindTool}, false},      // a description that changed
 		{Finding{Severity: Medium, Kind: KindCredential}, false},
 		{Finding{Severity: High, Kind: KindHost}, false},
-		{Finding{Severity: High, Kind: KindTrace}, false},
+		{Finding{Severity: High, Kind: KindTrace}, true}, // a cut trace: what it hid is unknown
 		{Finding{Severity: Critical, Kind: KindShell}, true},
 	} {
 		if got := Harmful(tc.f); got != tc.want {
