@@ -55,15 +55,53 @@ type channels struct {
 	qmu      sync.Mutex
 	closed   bool
 	drainOne sync.Once
+	// queued bounds the bytes waiting (backpressure on the reader);
+	// searched bounds the bytes searched per segment: past it the rest is
+	// counted, and reported as a high trace_incomplete alert.
+	bmu        sync.Mutex
+	bcond      *sync.Cond
+	queued     int64
+	searched   int64
+	unsearched int64
 }
 
-// queueLen bounds the work waiting: past it the reader waits for the
-// searcher (nothing is dropped: every byte is searched for canaries).
+// queueLen bounds the items waiting: past it the reader waits for the
+// searcher (nothing is dropped below maxSearched).
 const queueLen = 8192
 
-// enqueue runs fn on the searching goroutine, or right here once the
-// segment has been drained.
-func (ch *channels) enqueue(fn func()) {
+// Byte bounds of what the server says outside its answers: waiting to be
+// searched, and searched per segment (a server printing 8 MiB lines at
+// full speed would otherwise queue gigabytes on the host).
+const maxQueuedBytes = 64 << 20
+
+// maxSearched is a variable so tests can lower it.
+var maxSearched int64 = 512 << 20
+
+// enqueueSized runs fn on the searching goroutine (or right here once the
+// segment has been drained) for n bytes of server output, waiting while
+// too many bytes wait; past maxSearched per segment the bytes are counted,
+// not searched.
+func (ch *channels) enqueueSized(n int64, fn func()) {
+	ch.bmu.Lock()
+	if ch.searched+n > maxSearched {
+		ch.unsearched += n
+		ch.bmu.Unlock()
+		return
+	}
+	ch.searched += n
+	for ch.queued > maxQueuedBytes {
+		ch.bcond.Wait()
+	}
+	ch.queued += n
+	ch.bmu.Unlock()
+	inner := fn
+	fn = func() {
+		inner()
+		ch.bmu.Lock()
+		ch.queued -= n
+		ch.bcond.Broadcast()
+		ch.bmu.Unlock()
+	}
 	ch.qmu.Lock()
 	if ch.closed {
 		ch.qmu.Unlock()
@@ -94,6 +132,7 @@ type observed struct {
 func newChannels(cs *canary.Set) *channels {
 	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{},
 		queue: make(chan func(), queueLen), done: make(chan struct{})}
+	ch.bcond = sync.NewCond(&ch.bmu)
 	ch.errw.fn = ch.stderr
 	go func() {
 		defer close(ch.done)
@@ -167,7 +206,7 @@ var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)
 func (ch *channels) observe(o mcpclient.Observation) {
 	now := time.Now()
 	o.Data = bytes.Clone(o.Data)
-	ch.enqueue(func() { ch.process(now, o) })
+	ch.enqueueSized(int64(len(o.Data)), func() { ch.process(now, o) })
 }
 
 // process searches and judges one observation.
@@ -209,7 +248,7 @@ func (ch *channels) process(now time.Time, o mcpclient.Observation) {
 func (ch *channels) stderr(line []byte) {
 	now := time.Now()
 	line = bytes.Clone(line)
-	ch.enqueue(func() {
+	ch.enqueueSized(int64(len(line)), func() {
 		ch.hits(now, line, m.HowStderr, "standard error")
 		ch.judge(now, m.ChannelStderr, "", string(line), false)
 	})
@@ -309,6 +348,11 @@ func (ch *channels) assign(phases []m.Phase, windows []classify.Window, man *m.M
 	}
 	if ch.judged > maxJudged {
 		man.Run.Notes = append(man.Run.Notes, "the server sent more than 32 MiB of text outside its answers; only the first was judged for instructions (all of it was searched for canaries)")
+	}
+	if ch.unsearched > 0 && len(phases) > 0 {
+		last := &phases[len(phases)-1]
+		last.Alerts = append(last.Alerts, m.Alert{Kind: m.AlertTraceIncomplete,
+			Detail: fmt.Sprintf("%d MiB the server printed outside its answers were past the %d MiB searched for canaries", ch.unsearched>>20, maxSearched>>20)})
 	}
 	return phases
 }
