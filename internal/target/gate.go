@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -46,7 +47,16 @@ const maxGateDocument = maxMetadata
 func newRegistryGate(cfg NPMConfig, hc *http.Client) *registryGate {
 	b := make([]byte, 16)
 	rand.Read(b)
-	g := &registryGate{http: hc, secret: hex.EncodeToString(b)}
+	g := &registryGate{secret: hex.EncodeToString(b)}
+	// The gate follows redirects only to the configured registries' hosts.
+	c := *hc
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 5 || !g.upstreamHost(req.URL.Host) {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	g.http = &c
 	seen := map[string]bool{}
 	add := func(u string) {
 		u = withSlash(u)
@@ -108,6 +118,11 @@ func (g *registryGate) handler(base string) http.Handler {
 			return
 		}
 		num, path, _ := strings.Cut(rest, "/")
+		if lp := strings.ToLower(path); strings.Contains("/"+lp+"/", "/../") || strings.Contains("/"+lp+"/", "/./") ||
+			strings.Contains(lp, "%2e") || strings.Contains(lp, "%2f") || strings.Contains(lp, "\\") {
+			g.refuse(w, textsafe.Line(r.URL.Path, 200)) // no climbing out of the registry's path with its token
+			return
+		}
 		i, err := strconv.Atoi(num)
 		if err != nil || i < 0 || i >= len(g.upstreams) {
 			g.refuse(w, textsafe.Line(r.URL.Path, 200))
@@ -186,4 +201,15 @@ func (g *registryGate) unrewrite(out []byte) []byte {
 		out = bytes.ReplaceAll(out, []byte(g.prefix(g.base, i)), []byte(up.url))
 	}
 	return out
+}
+
+// upstreamHost reports whether host (host[:port]) is a configured
+// registry's.
+func (g *registryGate) upstreamHost(host string) bool {
+	for _, u := range g.upstreams {
+		if hosts.FromURL(u.url) == strings.ToLower(strings.Split(host, ":")[0]) {
+			return true
+		}
+	}
+	return false
 }

@@ -216,6 +216,14 @@ func insideTree(rel, link string) bool {
 	if link == "" || path.IsAbs(link) {
 		return false
 	}
+	// ".." only as a leading run ("../pkg/bin.js", as npm makes): one after
+	// a name could climb out through another link ("l1/.." where l1 -> ..).
+	parts := strings.Split(link, "/")
+	for i, p := range parts {
+		if p == ".." && i > 0 && parts[i-1] != ".." {
+			return false
+		}
+	}
 	res := path.Clean(path.Join(path.Dir(rel), link))
 	return res != ".." && !strings.HasPrefix(res, "../")
 }

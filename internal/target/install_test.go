@@ -41,6 +41,8 @@ func TestExtractTreeHostile(t *testing.T) {
 		"escaping link": {{Name: "work/l", Typeflag: tar.TypeSymlink, Linkname: "../../../../../../" + outside}, {Name: "work/l/x", Typeflag: tar.TypeReg, Mode: 0o644}},
 		"through link":  {{Name: "work/a", Typeflag: tar.TypeSymlink, Linkname: "b"}, {Name: "work/a/x", Typeflag: tar.TypeReg, Mode: 0o644}},
 		"hard link":     {{Name: "work/h", Typeflag: tar.TypeLink, Linkname: "/etc/passwd"}},
+		"chained links": {{Name: "work/d/", Typeflag: tar.TypeDir, Mode: 0o755}, {Name: "work/d/l1", Typeflag: tar.TypeSymlink, Linkname: ".."},
+			{Name: "work/d/l2", Typeflag: tar.TypeSymlink, Linkname: "l1/.."}, {Name: "work/d/l2/x", Typeflag: tar.TypeReg, Mode: 0o644}},
 	}
 	for name, entries := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -128,10 +130,15 @@ func TestGate(t *testing.T) {
 			t.Errorf("%s: want 403, got %v %v", bad, res.StatusCode, err)
 		}
 	}
+	for _, climb := range []string{reg + "%2e%2e/-/whoami", reg + "a/%2E%2E/%2e%2e/x"} {
+		if res, err := http.Get(climb); err != nil || res.StatusCode != http.StatusForbidden {
+			t.Errorf("%s: want 403", climb)
+		}
+	}
 	if res, _ := http.Post(reg+"p", "text/plain", nil); res.StatusCode != http.StatusForbidden {
 		t.Errorf("POST: want 403, got %d", res.StatusCode)
 	}
-	if len(g.Refused()) != 3 {
+	if len(g.Refused()) != 5 {
 		t.Errorf("refused: %v", g.Refused())
 	}
 }
