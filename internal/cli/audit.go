@@ -153,6 +153,11 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 // options checks the flag values and builds the audit of target with the
 // server arguments args.
 func (f *auditFlags) options(env *Env, target string, args []string) (audit.Options, error) {
+	for name, v := range map[string]int64{"memory": f.memory, "pids": f.pids} {
+		if err := positive(name, v); err != nil {
+			return audit.Options{}, err
+		}
+	}
 	switch {
 	case f.format != report.FormatText && f.format != report.FormatJSON:
 		return audit.Options{}, fmt.Errorf("%w: --format wants text or json, got %q", ErrUsage, f.format)

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
@@ -12,11 +11,13 @@ import (
 )
 
 func runBaseline(ctx context.Context, env *Env, args []string) error {
+	if err := wantsHelp(env, "baseline update", args); err != nil {
+		return err
+	}
 	if len(args) == 0 || args[0] != "update" {
 		return fmt.Errorf("%w: usage: mcp-audit baseline update [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]", ErrUsage)
 	}
-	fs := flag.NewFlagSet("baseline update", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "baseline update")
 	var o check.UpdateOptions
 	var common commonFlags
 	var servers, manifests stringList

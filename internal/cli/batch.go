@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"time"
 
@@ -14,8 +13,7 @@ import (
 )
 
 func runBatch(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("batch", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "batch")
 	var common commonFlags
 	common.register(fs)
 	list := fs.String("list", "", "the servers to audit, in mcp-audit.yml format (required)")

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -10,8 +9,7 @@ import (
 )
 
 func runCheck(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "check")
 	var o check.Options
 	var common commonFlags
 	var servers stringList

@@ -2,15 +2,13 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
 func runCleanup(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("cleanup", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "cleanup")
 	images := fs.Bool("images", false, "also remove cached package images (mcp-audit-pkg:*)")
 	if err := fs.Parse(args); err != nil {
 		return usageError(err)

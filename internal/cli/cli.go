@@ -78,6 +78,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			env.StderrIsTerminal = true
 		}
 	}
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
@@ -10,8 +9,7 @@ import (
 )
 
 func runDiscover(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("discover", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "discover")
 	var common commonFlags
 	var servers stringList
 	common.register(fs)

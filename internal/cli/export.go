@@ -2,15 +2,13 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/export"
 )
 
 func runExport(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "export")
 	format := fs.String("format", "toolhive", "toolhive (permission profile JSON) or docker (catalog allowHosts YAML)")
 	pos, _, err := parseInterleaved(fs, args)
 	if err != nil {

@@ -101,7 +101,7 @@ func newLogger(env *Env, verbose bool) *slog.Logger {
 // loadConfig loads a configuration; its errors (with file and line) are
 // usage errors.
 func loadConfig(path string) (*config.Config, error) {
-	cfg, err := config.Load(path)
+	cfg, err := config.Load(findConfig(path))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
 	}

@@ -2,18 +2,19 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
 func runImage(ctx context.Context, env *Env, args []string) error {
+	if err := wantsHelp(env, "image", args); err != nil {
+		return err
+	}
 	if len(args) == 0 || (args[0] != "build" && args[0] != "status") {
 		return fmt.Errorf("%w: usage: mcp-audit image build [--flavor auto|dockerfile|offline] | image status", ErrUsage)
 	}
-	fs := flag.NewFlagSet("image "+args[0], flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "image")
 	ref := fs.String("image", sandbox.DefaultImage, "image tag")
 	flavor := fs.String("flavor", sandbox.FlavorAuto, "auto, dockerfile (FROM node:22-bookworm-slim) or offline (debootstrap + host node)")
 	offline := fs.Bool("offline", false, "shorthand for --flavor offline")

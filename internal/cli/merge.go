@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 
@@ -10,8 +9,7 @@ import (
 )
 
 func runMerge(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "merge")
 	out := fs.String("out", "results", "merged results directory")
 	pos, _, err := parseInterleaved(fs, args)
 	if err != nil {

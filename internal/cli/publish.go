@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -19,8 +18,7 @@ type publishOptions struct {
 }
 
 func runPublish(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("publish", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "publish")
 	var o publishOptions
 	fs.StringVar(&o.Out, "out", "", "the site directory: read back when it exists, then extended")
 	fs.StringVar(&o.BaseURL, "base-url", "", "where the site is served, ending in / (absolute links in the feed)")

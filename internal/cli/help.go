@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/mcp-audit/mcp-audit/internal/config"
+)
+
+// helps are each command's usage line and examples, printed by -h/--help
+// (exit 0) and after a usage error.
+var helps = map[string]struct{ usage, examples string }{
+	"check": {"mcp-audit check [--config FILE] [--server NAME]... [--new-releases] [--format text|json|markdown|sarif] [-o FILE]",
+		"mcp-audit check\n  mcp-audit check --new-releases --format markdown -o report.md"},
+	"baseline update": {"mcp-audit baseline update [--config FILE] [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]",
+		"mcp-audit baseline update --server mail\n  mcp-audit baseline update --manifest out/npm/mail/1.0.16.json"},
+	"discover": {"mcp-audit discover [--config FILE]", "mcp-audit discover"},
+	"batch": {"mcp-audit batch --list FILE --out DIR [--jobs N] [--shard K/N]",
+		"mcp-audit batch --list study/servers.yml --out results\n  mcp-audit batch --list study/servers.yml --out shard-1 --shard 1/4"},
+	"merge":   {"mcp-audit merge --out DIR SHARD_DIR...", "mcp-audit merge --out results shard-1 shard-2"},
+	"publish": {"mcp-audit publish --out SITE [--mirror URL] RESULTS_DIR...", "mcp-audit publish --out site results-week-1 results-week-2"},
+	"export":  {"mcp-audit export [--format toolhive|docker] MANIFEST", "mcp-audit export --format docker manifest.json"},
+	"image":   {"mcp-audit image build [--flavor offline|dockerfile] | image status", "mcp-audit image build --flavor offline\n  mcp-audit image status"},
+	"cleanup": {"mcp-audit cleanup [--images]", "mcp-audit cleanup --images"},
+}
+
+// newFlagSet is a command's flag set whose -h prints its usage line,
+// examples and flags.
+func newFlagSet(env *Env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	fs.Usage = func() {
+		h := helps[name]
+		fmt.Fprintf(env.Stderr, "Usage: %s\n\nExamples:\n  %s\n\nFlags:\n", h.usage, h.examples)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// wantsHelp answers -h/--help given before a subcommand word ("baseline
+// -h"), which the flag set never sees.
+func wantsHelp(env *Env, name string, args []string) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		newFlagSet(env, name).Usage()
+		return flag.ErrHelp
+	}
+	return nil
+}
+
+// findConfig is the configuration file a command uses: the one named, or
+// mcp-audit.yml found by walking up from the current directory, as git
+// finds its repository.
+func findConfig(path string) string {
+	if path != config.DefaultFile {
+		return path
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	for {
+		p := filepath.Join(dir, config.DefaultFile)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return path
+		}
+		dir = parent
+	}
+}
+
+// positive checks a numeric flag that must be above zero.
+func positive(name string, v int64) error {
+	if v <= 0 {
+		return fmt.Errorf("%w: --%s must be a positive number, got %d", ErrUsage, name, v)
+	}
+	return nil
+}
