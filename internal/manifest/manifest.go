@@ -155,7 +155,7 @@ const (
 // Call is one request the audit made to exercise the server.
 type Call struct {
 	Phase string `json:"phase"`
-	Kind  string `json:"kind"` // tool, prompt, resource
+	Kind  string `json:"kind"` // tool, prompt, resource, template
 	Name  string `json:"name"`
 	// Args are exactly what was sent (canonical JSON); ArgsValid tells
 	// whether they validated against the tool's input schema.
