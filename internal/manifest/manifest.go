@@ -28,7 +28,11 @@ type Manifest struct {
 	// ResourceTemplates are listed by resources/templates/list; omitted
 	// when the server offers none.
 	ResourceTemplates []ResourceTemplate `json:"resource_templates,omitempty"`
-	Phases            []Phase            `json:"phases"`
+	// ListChanges are the tools, prompts and resources whose text differed
+	// when listed again after the calls; the lists above keep what was
+	// first listed. Omitted when nothing changed.
+	ListChanges []ListChange `json:"list_changes,omitempty"`
+	Phases      []Phase      `json:"phases"`
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`
@@ -427,4 +431,18 @@ type TraceStats struct {
 	Events    int   `json:"events"`
 	Malformed int   `json:"malformed"`
 	Truncated bool  `json:"truncated,omitempty"`
+}
+
+// ListChange is one item whose offer changed during the session.
+type ListChange struct {
+	// List is tools, prompts, resources or resource_templates.
+	List string `json:"list"`
+	Name string `json:"name"`
+	// Field is what changed: name, title, description, input_schema,
+	// output_schema, annotations, arguments, or added for an item offered
+	// only after the calls.
+	Field string `json:"field"`
+	// Diff shows the change: the differing middle of the text before and
+	// after, with a little shared context (bounded, sanitized).
+	Diff string `json:"diff"`
 }
