@@ -399,13 +399,16 @@ type Alert struct {
 
 // Run is per-execution metadata. Diffs and stability checks ignore it.
 type Run struct {
-	Tool          string        `json:"tool,omitempty"`
-	StartedAt     string        `json:"started_at,omitempty"`
-	DurationMS    int64         `json:"duration_ms,omitempty"`
-	Image         string        `json:"image,omitempty"`
-	ImageID       string        `json:"image_id,omitempty"`
-	ContainerID   string        `json:"container_id,omitempty"`
-	NetworkMode   string        `json:"network_mode,omitempty"`
+	Tool        string `json:"tool,omitempty"`
+	StartedAt   string `json:"started_at,omitempty"`
+	DurationMS  int64  `json:"duration_ms,omitempty"`
+	Image       string `json:"image,omitempty"`
+	ImageID     string `json:"image_id,omitempty"`
+	ContainerID string `json:"container_id,omitempty"`
+	NetworkMode string `json:"network_mode,omitempty"`
+	// ClientEnv names the client environment profile the server was run
+	// with (desktop, terminal, editor), chosen per run.
+	ClientEnv     string        `json:"client_env,omitempty"`
 	PhaseTimingMS []PhaseTiming `json:"phase_timing_ms"`
 	Trace         TraceStats    `json:"trace"`
 	// StderrTail is the end of the server's stderr, sanitized and bounded.
