@@ -143,7 +143,7 @@ func TestRealServersExercised(t *testing.T) {
 		}
 		made := 0
 		for _, c := range man.Calls {
-			if c.Kind == "tool" && c.Outcome != m.CallSkipped {
+			if c.Kind == "tool" && c.Outcome != m.CallSkipped && !strings.HasSuffix(c.Phase, "#2") {
 				made++
 			}
 			if c.Kind == "tool" && man.PhaseByName(c.Phase) == nil {
