@@ -1,11 +1,15 @@
 // Package argsynth synthesizes minimal valid arguments for an MCP tool from
 // its JSON Schema, so every tool can be called without a human.
 //
-// Values are canary-flavored and fixed: an email address and URL on the
-// reserved mcp-audit.test domain, paths inside the decoy workspace. A
-// payload that carries them can be traced back to what the caller
-// supplied; anything else in a payload stands out (the postmark-mcp
-// pattern, a hidden Bcc). Fixed values keep manifests byte-identical.
+// Values look like a real user's (a person's name and address at a
+// made-up company, a report title, paths inside the decoy workspace), so a
+// server cannot tell an audit from real use by its arguments; they never
+// name the tool or the auditor, and no reserved test domain appears. They
+// are sent only into the sandbox, whose sinkhole answers every name, so
+// nothing leaves. They are fixed: a payload that carries them can be traced
+// back to what the caller supplied, anything else in a payload stands out
+// (the postmark-mcp pattern, a hidden Bcc), and manifests stay
+// byte-identical.
 package argsynth
 
 import (
@@ -22,13 +26,22 @@ import (
 // Caller-supplied values. They appear in the manifest's call records so
 // that diffs can tell supplied values from injected ones.
 const (
-	Email     = "caller@mcp-audit.test"
-	URL       = "https://caller.mcp-audit.test/page"
-	Host      = "caller.mcp-audit.test"
-	Text      = "mcp-audit probe"
+	Email     = "maria.lindqvist@brightwater-logistics.com"
+	URL       = "https://www.brightwater-logistics.com/reports/q3-summary"
+	Host      = "files.brightwater-logistics.com"
+	Text      = "Quarterly report"
+	Person    = "Maria Lindqvist"
+	Login     = "mlindqvist"
+	Company   = "Brightwater Logistics"
+	ID        = "48213"
+	Query     = "shipping delays october"
 	Workspace = "/home/dev/workspace"
 	File      = "/home/dev/workspace/README.md"
 )
+
+// ForName returns the value a string parameter called name gets when its
+// schema says nothing more (prompt arguments, URI template variables).
+func ForName(name string) string { return str(&jsonschema.Schema{}, name) }
 
 const maxDepth = 8
 
@@ -301,9 +314,9 @@ func str(s *jsonschema.Schema, name string) string {
 		case strings.Contains(n, "host") || strings.Contains(n, "domain"):
 			v = Host
 		case n == "id" || strings.HasSuffix(n, "_id") || strings.HasSuffix(n, "id") && len(n) > 2 && n[len(n)-3] != 'i':
-			v = "mcp-audit-1"
+			v = ID
 		default:
-			v = Text
+			v = byWord(n)
 		}
 	}
 	if s.Pattern != "" {
@@ -320,6 +333,21 @@ func str(s *jsonschema.Schema, name string) string {
 		v = string([]rune(v)[:*s.MaxLength])
 	}
 	return v
+}
+
+// byWord picks a value for a free-text parameter by what its name says.
+func byWord(n string) string {
+	switch {
+	case strings.Contains(n, "user") || strings.Contains(n, "login") || strings.Contains(n, "owner") || strings.Contains(n, "author"):
+		return Login
+	case strings.Contains(n, "company") || strings.Contains(n, "org"):
+		return Company
+	case strings.Contains(n, "name") || n == "person" || n == "contact":
+		return Person
+	case strings.Contains(n, "query") || strings.Contains(n, "search") || n == "q" || strings.Contains(n, "keyword"):
+		return Query
+	}
+	return Text
 }
 
 // fromPattern builds a short string matching a regular expression, when

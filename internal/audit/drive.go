@@ -62,6 +62,13 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		return false, false
 	}
 	ses.init = res.r
+	listAll(ctx, o, c, ses)
+	return true, isDone(run.Done())
+}
+
+// listAll reads every list the server's capabilities offer into ses,
+// each to its last page.
+func listAll(ctx context.Context, o Options, c *mcpclient.Client, ses *session) {
 	list := func(method, key string) []json.RawMessage {
 		cctx, cancel := context.WithTimeout(ctx, o.CallTimeout)
 		defer cancel()
@@ -76,14 +83,13 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		return items
 	}
 	ses.tools = list("tools/list", "tools")
-	if res.r.Has("prompts") {
+	if ses.init.Has("prompts") {
 		ses.prompts = list("prompts/list", "prompts")
 	}
-	if res.r.Has("resources") {
+	if ses.init.Has("resources") {
 		ses.resources = list("resources/list", "resources")
 		ses.templates = list("resources/templates/list", "resourceTemplates")
 	}
-	return true, isDone(run.Done())
 }
 
 func errText(err error) string {

@@ -61,7 +61,10 @@ type execution struct {
 	// segments are every container started, the restarts included.
 	segments []*segment
 	ses      session
-	timing   []m.PhaseTiming
+	// later is what the server listed again after the calls (nil when
+	// no calls were made or the server was gone).
+	later  *session
+	timing []m.PhaseTiming
 	// startupTimeout is how long initialize is given: the install phase
 	// runs before the server starts, so its time is added.
 	startupTimeout time.Duration
@@ -129,6 +132,7 @@ func (ex *execution) exercise(ctx context.Context, seg *segment) (*segment, bool
 func (ex *execution) idle(ctx context.Context, seg *segment) bool {
 	t := time.Now()
 	seg.window(m.PhaseIdle, t)
+	ex.relist(ctx, seg)
 	exited := waitIdle(ctx, ex.o, seg.run)
 	ex.timing = append(ex.timing, m.PhaseTiming{Phase: m.PhaseIdle, MS: time.Since(t).Milliseconds()})
 	return exited
@@ -201,6 +205,7 @@ func (ex *execution) classify(ctx context.Context) (*Result, error) {
 func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *Result {
 	man, cs := ex.p.Manifest, ex.p.Canaries
 	fillServer(man, &ex.ses, cs)
+	man.ListChanges = listChanges(man, ex.later, cs)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	man.Run.PhaseTimingMS = ex.timing
 	man.Run.Trace = stats

@@ -45,12 +45,33 @@ type exerciser struct {
 }
 
 // plan lists the calls to make: every tool (or the configured subset) in
-// the order the server listed them, then prompts, then resources.
+// the order the server listed them, then prompts, resources and resource
+// templates, then every tool again in phases of their own (call:NAME#2),
+// so a server that behaves on the first call and not on a later one is
+// seen.
 func (x *exerciser) plan() []plannedCall {
-	var out []plannedCall
 	if x.o.Calls == CallsNone {
 		return nil
 	}
+	tools := x.planTools()
+	out := slices.Clone(tools)
+	if len(x.o.Tools) == 0 { // an explicit tool list means only those
+		out = append(out, x.planPrompts()...)
+		out = append(out, x.planResources()...)
+		out = append(out, x.planTemplates()...)
+	}
+	for _, pc := range tools {
+		pc.phase += callAgainSuffix
+		out = append(out, pc)
+	}
+	return out
+}
+
+// callAgainSuffix marks the phase of a tool's second call.
+const callAgainSuffix = "#2"
+
+func (x *exerciser) planTools() []plannedCall {
+	var out []plannedCall
 	for _, raw := range x.ses.tools {
 		var t struct {
 			Name        string          `json:"name"`
@@ -70,9 +91,11 @@ func (x *exerciser) plan() []plannedCall {
 		out = append(out, plannedCall{kind: "tool", name: t.Name, phase: m.PhaseCallPrefix + textsafe.Text(t.Name, maxName),
 			method: "tools/call", params: map[string]any{"name": t.Name, "arguments": json.RawMessage(args)}, args: args, valid: valid})
 	}
-	if len(x.o.Tools) > 0 {
-		return out // an explicit tool list means only those
-	}
+	return out
+}
+
+func (x *exerciser) planPrompts() []plannedCall {
+	var out []plannedCall
 	for i, raw := range x.ses.prompts {
 		if i == maxPrompts {
 			break
@@ -88,12 +111,17 @@ func (x *exerciser) plan() []plannedCall {
 		}
 		args := map[string]string{}
 		for _, a := range p.Arguments {
-			args[a.Name] = argsynth.Text
+			args[a.Name] = argsynth.ForName(a.Name)
 		}
 		b, _ := json.Marshal(args)
 		out = append(out, plannedCall{kind: "prompt", name: p.Name, phase: m.PhasePromptPrefix + textsafe.Text(p.Name, maxName),
 			method: "prompts/get", params: map[string]any{"name": p.Name, "arguments": args}, args: b, valid: true})
 	}
+	return out
+}
+
+func (x *exerciser) planResources() []plannedCall {
+	var out []plannedCall
 	for i, raw := range x.ses.resources {
 		if i == maxResources {
 			break
@@ -104,11 +132,34 @@ func (x *exerciser) plan() []plannedCall {
 		if json.Unmarshal(raw, &r) != nil || r.URI == "" {
 			continue
 		}
-		b, _ := json.Marshal(map[string]string{"uri": r.URI})
-		out = append(out, plannedCall{kind: "resource", name: r.URI, phase: m.PhaseReadPrefix + textsafe.Text(r.URI, 512),
-			method: "resources/read", params: map[string]any{"uri": r.URI}, args: b, valid: true})
+		out = append(out, readCall("resource", r.URI))
 	}
 	return out
+}
+
+// planTemplates reads each resource template once, at a URI filled in
+// with the values a client's user would give.
+func (x *exerciser) planTemplates() []plannedCall {
+	var out []plannedCall
+	for i, raw := range x.ses.templates {
+		if i == maxResources {
+			break
+		}
+		var r struct {
+			URITemplate string `json:"uriTemplate"`
+		}
+		if json.Unmarshal(raw, &r) != nil || r.URITemplate == "" {
+			continue
+		}
+		out = append(out, readCall("template", argsynth.ExpandURI(r.URITemplate)))
+	}
+	return out
+}
+
+func readCall(kind, uri string) plannedCall {
+	b, _ := json.Marshal(map[string]string{"uri": uri})
+	return plannedCall{kind: kind, name: uri, phase: m.PhaseReadPrefix + textsafe.Text(uri, 512),
+		method: "resources/read", params: map[string]any{"uri": uri}, args: b, valid: true}
 }
 
 // run makes the planned calls one at a time. It returns the segment that

@@ -17,7 +17,9 @@ import (
 func callsByName(man *m.Manifest) map[string]m.Call {
 	out := map[string]m.Call{}
 	for _, c := range man.Calls {
-		out[c.Name] = c
+		if _, ok := out[c.Name]; !ok { // the first call; a tool's second is call:NAME#2
+			out[c.Name] = c
+		}
 	}
 	return out
 }
@@ -41,12 +43,12 @@ func TestToolCallsAttributedAndRobust(t *testing.T) {
 	if !calls["big"].Restarted {
 		t.Error("the call after the crash must be marked restarted")
 	}
-	if calls["echo"].Phase != "call:echo" || string(calls["echo"].Args) != `{"text":"mcp-audit probe"}` || !calls["echo"].ArgsValid {
+	if calls["echo"].Phase != "call:echo" || string(calls["echo"].Args) != `{"text":"Quarterly report"}` || !calls["echo"].ArgsValid {
 		t.Errorf("echo call record %+v", calls["echo"])
 	}
 	for _, p := range man.Phases {
 		for _, h := range p.Canaries {
-			if h.Canary == "file:~/.ssh/id_rsa" && p.Name != "call:read_ssh" {
+			if h.Canary == "file:~/.ssh/id_rsa" && p.Name != "call:read_ssh" && p.Name != "call:read_ssh#2" {
 				t.Errorf("id_rsa read attributed to %s", p.Name)
 			}
 		}
@@ -141,7 +143,7 @@ func TestRealServersExercised(t *testing.T) {
 		}
 		made := 0
 		for _, c := range man.Calls {
-			if c.Kind == "tool" && c.Outcome != m.CallSkipped {
+			if c.Kind == "tool" && c.Outcome != m.CallSkipped && !strings.HasSuffix(c.Phase, "#2") {
 				made++
 			}
 			if c.Kind == "tool" && man.PhaseByName(c.Phase) == nil {

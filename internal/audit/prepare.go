@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +93,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
-	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot)
+	clientName, base := pickClientEnv()
+	man.Run.ClientEnv = clientName
+	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
 		if o.Scripts == ScriptsSkip {
 			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))
@@ -159,12 +162,11 @@ func normalizeArgv(l classify.Layout, argv []string) []string {
 	return out
 }
 
-func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, pkgRoot string) sandbox.Spec {
-	env := []string{
-		"HOME=" + Home, "USER=" + User, "LOGNAME=" + User, "SHELL=/bin/bash", "LANG=C.UTF-8",
-		"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "TERM=xterm-256color",
-		"PWD=" + Workspace,
-	}
+// sandboxSpec describes the server's container. base is the environment
+// a client gives the server (see clientEnv); the canaries and --env come
+// after it.
+func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, pkgRoot string, base []string) sandbox.Spec {
+	env := slices.Clone(base)
 	env = append(env, cs.EnvList()...)
 	for _, e := range o.Env {
 		env = append(env, expand(e))

@@ -28,7 +28,11 @@ type Manifest struct {
 	// ResourceTemplates are listed by resources/templates/list; omitted
 	// when the server offers none.
 	ResourceTemplates []ResourceTemplate `json:"resource_templates,omitempty"`
-	Phases            []Phase            `json:"phases"`
+	// ListChanges are the tools, prompts and resources whose text differed
+	// when listed again after the calls; the lists above keep what was
+	// first listed. Omitted when nothing changed.
+	ListChanges []ListChange `json:"list_changes,omitempty"`
+	Phases      []Phase      `json:"phases"`
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`
@@ -155,7 +159,7 @@ const (
 // Call is one request the audit made to exercise the server.
 type Call struct {
 	Phase string `json:"phase"`
-	Kind  string `json:"kind"` // tool, prompt, resource
+	Kind  string `json:"kind"` // tool, prompt, resource, template
 	Name  string `json:"name"`
 	// Args are exactly what was sent (canonical JSON); ArgsValid tells
 	// whether they validated against the tool's input schema.
@@ -395,13 +399,16 @@ type Alert struct {
 
 // Run is per-execution metadata. Diffs and stability checks ignore it.
 type Run struct {
-	Tool          string        `json:"tool,omitempty"`
-	StartedAt     string        `json:"started_at,omitempty"`
-	DurationMS    int64         `json:"duration_ms,omitempty"`
-	Image         string        `json:"image,omitempty"`
-	ImageID       string        `json:"image_id,omitempty"`
-	ContainerID   string        `json:"container_id,omitempty"`
-	NetworkMode   string        `json:"network_mode,omitempty"`
+	Tool        string `json:"tool,omitempty"`
+	StartedAt   string `json:"started_at,omitempty"`
+	DurationMS  int64  `json:"duration_ms,omitempty"`
+	Image       string `json:"image,omitempty"`
+	ImageID     string `json:"image_id,omitempty"`
+	ContainerID string `json:"container_id,omitempty"`
+	NetworkMode string `json:"network_mode,omitempty"`
+	// ClientEnv names the client environment profile the server was run
+	// with (desktop, terminal, editor), chosen per run.
+	ClientEnv     string        `json:"client_env,omitempty"`
 	PhaseTimingMS []PhaseTiming `json:"phase_timing_ms"`
 	Trace         TraceStats    `json:"trace"`
 	// StderrTail is the end of the server's stderr, sanitized and bounded.
@@ -427,4 +434,18 @@ type TraceStats struct {
 	Events    int   `json:"events"`
 	Malformed int   `json:"malformed"`
 	Truncated bool  `json:"truncated,omitempty"`
+}
+
+// ListChange is one item whose offer changed during the session.
+type ListChange struct {
+	// List is tools, prompts, resources or resource_templates.
+	List string `json:"list"`
+	Name string `json:"name"`
+	// Field is what changed: name, title, description, input_schema,
+	// output_schema, annotations, arguments, or added for an item offered
+	// only after the calls.
+	Field string `json:"field"`
+	// Diff shows the change: the differing middle of the text before and
+	// after, with a little shared context (bounded, sanitized).
+	Diff string `json:"diff"`
 }

@@ -205,3 +205,31 @@ func TestObserveEverythingBesidesResults(t *testing.T) {
 		t.Errorf("not observed: %v", want)
 	}
 }
+
+// TestListPaginationBounded: a server that never stops handing out new
+// cursors is read for maxPages pages; one that repeats its cursor, once.
+func TestListPaginationBounded(t *testing.T) {
+	for name, tc := range map[string]struct {
+		cursor    func(n int) string
+		wantPages int
+	}{
+		"endless":  {func(n int) string { return "p" + strings.Repeat("x", n) }, maxPages},
+		"repeats":  {func(int) string { return "same" }, 2},
+		"one page": {func(int) string { return "" }, 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			pages := 0
+			c := fakeServer(t, func(req map[string]any, out io.Writer) {
+				pages++
+				next, _ := json.Marshal(tc.cursor(pages))
+				reply(out, req["id"], `{"prompts":[{"name":"p"}],"nextCursor":`+string(next)+`}`)
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			items, err := c.List(ctx, "prompts/list", "prompts")
+			if err != nil || pages != tc.wantPages || len(items) != tc.wantPages {
+				t.Errorf("pages %d items %d err %v, want %d", pages, len(items), err, tc.wantPages)
+			}
+		})
+	}
+}

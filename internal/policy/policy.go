@@ -107,6 +107,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 		}
 	}
 	out = append(out, injectionFindings(man)...)
+	out = append(out, listChangeFindings(man)...)
 	out = append(out, outcomeFindings(man)...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), strings.Compare(a.Kind, b.Kind),

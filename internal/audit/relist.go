@@ -1,0 +1,154 @@
+package audit
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// relist reads the lists again after the calls, as a client does when it
+// refreshes, so an offer that changes once the server has been used (a
+// description that turns into instructions after the first call) is seen.
+func (ex *execution) relist(ctx context.Context, seg *segment) {
+	if ex.ses.init == nil || len(ex.p.Manifest.Calls) == 0 {
+		return
+	}
+	later := &session{init: ex.ses.init}
+	listAll(ctx, ex.o, seg.client, later)
+	ex.later = later
+}
+
+// listChanges compares what was listed first (already in man) with what
+// was listed after the calls.
+func listChanges(man *m.Manifest, later *session, cs *canary.Set) []m.ListChange {
+	if later == nil {
+		return nil
+	}
+	after := &m.Manifest{}
+	fillServer(after, later, cs)
+	for _, h := range mcpCanaries(later, cs) {
+		h.Evidence += " (listed again after the calls)"
+		addStartupHits(man, []m.CanaryHit{h})
+	}
+	var out []m.ListChange
+	out = append(out, compare("tools", man.Tools, after.Tools, func(t m.Tool) string { return t.Name }, toolFields)...)
+	out = append(out, compare("prompts", man.Prompts, after.Prompts, func(p m.Prompt) string { return p.Name }, promptFields)...)
+	out = append(out, compare("resources", man.Resources, after.Resources, func(r m.Resource) string { return r.URI }, resourceFields)...)
+	out = append(out, compare("resource_templates", man.ResourceTemplates, after.ResourceTemplates,
+		func(r m.ResourceTemplate) string { return r.URITemplate }, templateFields)...)
+	slices.SortFunc(out, func(a, b m.ListChange) int {
+		return cmp.Or(cmp.Compare(a.List, b.List), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Field, b.Field))
+	})
+	if len(out) > maxTools {
+		out = out[:maxTools]
+	}
+	return out
+}
+
+// field is one compared text of a listed item.
+type field struct{ name, text string }
+
+func compare[T any](list string, before, after []T, key func(T) string, fields func(T) []field) []m.ListChange {
+	first := map[string]T{}
+	for _, b := range before {
+		first[key(b)] = b
+	}
+	var out []m.ListChange
+	for _, a := range after {
+		b, ok := first[key(a)]
+		if !ok {
+			var all []string
+			for _, f := range fields(a) {
+				if f.text != "" {
+					all = append(all, f.name+": "+f.text)
+				}
+			}
+			out = append(out, m.ListChange{List: list, Name: key(a), Field: "added", Diff: textDiff("", strings.Join(all, "\n"))})
+			continue
+		}
+		fb, fa := fields(b), fields(a)
+		for i := range fa {
+			if fa[i].text != fb[i].text {
+				out = append(out, m.ListChange{List: list, Name: key(a), Field: fa[i].name, Diff: textDiff(fb[i].text, fa[i].text)})
+			}
+		}
+	}
+	return out
+}
+
+func toolFields(t m.Tool) []field {
+	return []field{{"title", t.Title}, {"description", t.Description}, {"input_schema", string(t.InputSchema)},
+		{"output_schema", string(t.OutputSchema)}, {"annotations", string(t.Annotations)}}
+}
+
+func promptFields(p m.Prompt) []field {
+	args, _ := json.Marshal(p.ArgumentDescriptions)
+	return []field{{"description", p.Description}, {"arguments", strings.Join(p.Arguments, ",") + " " + string(args)}}
+}
+
+func resourceFields(r m.Resource) []field {
+	return []field{{"name", r.Name}, {"title", r.Title}, {"description", r.Description}}
+}
+
+func templateFields(r m.ResourceTemplate) []field {
+	return []field{{"name", r.Name}, {"title", r.Title}, {"description", r.Description}}
+}
+
+// diffContext and diffMax bound a change's diff.
+const (
+	diffContext = 40
+	diffMax     = 2048
+)
+
+// textDiff shows what differs between before and after: the shared start
+// and end are cut to a little context, the differing middles shown as
+// [-removed-]{+added+}.
+func textDiff(before, after string) string {
+	p := 0
+	for p < len(before) && p < len(after) && before[p] == after[p] {
+		p++
+	}
+	for p > 0 && p < len(before) && !utf8.RuneStart(before[p]) {
+		p-- // cut between runes: before and after share these bytes
+	}
+	s := 0
+	for s < len(before)-p && s < len(after)-p && before[len(before)-1-s] == after[len(after)-1-s] {
+		s++
+	}
+	for s > 0 && !utf8.RuneStart(before[len(before)-s]) {
+		s--
+	}
+	head, tail := before[:p], before[len(before)-s:]
+	if len(head) > diffContext {
+		head = "…" + strings.ToValidUTF8(head[len(head)-diffContext:], "")
+	}
+	if len(tail) > diffContext {
+		tail = strings.ToValidUTF8(tail[:diffContext], "") + "…"
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	if removed := before[p : len(before)-s]; removed != "" {
+		b.WriteString("[-" + removed + "-]")
+	}
+	if added := after[p : len(after)-s]; added != "" {
+		b.WriteString("{+" + added + "+}")
+	}
+	b.WriteString(tail)
+	return truncate(strings.ToValidUTF8(b.String(), ""), diffMax)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

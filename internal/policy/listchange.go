@@ -1,0 +1,32 @@
+package policy
+
+import (
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// listChangeFindings judges what the server offered differently once it
+// had been used. A client reads the lists again and shows the model the
+// new text, so a description or schema that changes mid-session is a rug
+// pull inside one run (high); an item offered only after the calls is
+// medium, and high when its text carries instructions for the model.
+func listChangeFindings(man *m.Manifest) []Finding {
+	var out []Finding
+	for _, c := range man.ListChanges {
+		item := strings.TrimSuffix(strings.ReplaceAll(c.List, "resource_templates", "resource template"), "s")
+		subject := item + " " + c.Name
+		if c.Field == "added" {
+			sev := Medium
+			if len(InjectionSigns(c.Diff)) > 0 {
+				sev = High
+			}
+			out = append(out, Finding{Severity: sev, Kind: KindTool, Subject: subject,
+				Summary: subject + " was offered only after the calls", Evidence: c.Diff})
+			continue
+		}
+		out = append(out, Finding{Severity: High, Kind: KindTool, Subject: subject,
+			Summary: "the " + strings.ReplaceAll(c.Field, "_", " ") + " of " + subject + " changed during the session", Evidence: c.Diff})
+	}
+	return out
+}
