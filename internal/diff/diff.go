@@ -71,6 +71,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 		r.add(Change{Op: Changed, Area: m.AreaOutcome, Subject: "status", Detail: old.Outcome.Status + " → " + new.Outcome.Status})
 	}
 	r.tools(old, new)
+	r.surface(old, new)
 	r.phases(old, new)
 	r.requests(old, new)
 	r.calls(old, new)
@@ -381,14 +382,14 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 	for _, c := range r.Changes {
 		switch {
 		case c.Area == m.AreaTool && c.Op == Changed && strings.HasPrefix(c.Detail, "description:"):
-			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Medium, Kind: policy.KindTool, Subject: "tool " + c.Subject,
-				Summary: "tool " + c.Subject + " changed its description", Evidence: textsafe.OneLine(c.Detail, 400)})
+			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Medium, Kind: policy.KindTool, Subject: surfaceName(c.Subject),
+				Summary: surfaceName(c.Subject) + " changed its description", Evidence: textsafe.OneLine(c.Detail, 400)})
 		case c.Area == m.AreaTool && c.Op == Changed:
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindTool, Subject: "tool " + c.Subject,
 				Summary: "tool " + c.Subject + " changed its input schema"})
 		case c.Area == m.AreaTool && c.Op == Added:
-			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindTool, Subject: "tool " + c.Subject,
-				Summary: "new tool " + c.Subject, Evidence: c.Detail})
+			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindTool, Subject: surfaceName(c.Subject),
+				Summary: "new " + surfaceName(c.Subject), Evidence: c.Detail})
 		case c.Area == m.AreaRequest && c.Op == Added && strings.HasPrefix(c.Detail, "body field "):
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.High, Kind: KindPayload, Phase: c.Phase,
 				Subject: c.Subject + " " + c.Detail, Summary: "the payload to " + c.Subject + " gained a field",
