@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -40,7 +41,7 @@ func Audits(out string) ([]Audited, string, error) {
 		if e.man == nil {
 			continue
 		}
-		data, err := readBounded(filepath.Join(out, filepath.FromSlash(e.Record.Manifest)), maxManifest)
+		data, err := fsutil.ReadFileBounded(filepath.Join(out, filepath.FromSlash(e.Record.Manifest)), maxManifest)
 		if err != nil {
 			return nil, "", err
 		}
@@ -64,7 +65,7 @@ func ReportHTML(out, generated string) ([]byte, error) {
 
 // generatedAt is when the results' index.json was written (RFC 3339).
 func generatedAt(out string) (string, error) {
-	b, err := readBounded(filepath.Join(out, "index.json"), maxManifest)
+	b, err := fsutil.ReadFileBounded(filepath.Join(out, "index.json"), maxManifest)
 	if err != nil {
 		return "", err
 	}

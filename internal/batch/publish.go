@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/export"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -57,7 +58,7 @@ func load(out string) ([]entry, error) {
 	for _, r := range rs {
 		e := entry{Record: r}
 		if r.Status == StatusDone {
-			data, err := readBounded(filepath.Join(out, filepath.FromSlash(r.Manifest)), maxManifest)
+			data, err := fsutil.ReadFileBounded(filepath.Join(out, filepath.FromSlash(r.Manifest)), maxManifest)
 			if err != nil {
 				return nil, err
 			}
@@ -145,7 +146,7 @@ func nonNilCounts(c map[string]int) map[string]int {
 // matches its digest, decodes, and has its allow-list profiles; every
 // finished record is in the index.
 func VerifyFeed(out string) error {
-	b, err := readBounded(filepath.Join(out, "index.json"), maxManifest)
+	b, err := fsutil.ReadFileBounded(filepath.Join(out, "index.json"), maxManifest)
 	if err != nil {
 		return err
 	}
@@ -160,7 +161,7 @@ func VerifyFeed(out string) error {
 	inIndex := map[string]bool{}
 	for _, e := range idx.Servers {
 		inIndex[e.Server] = true
-		data, err := readBounded(filepath.Join(out, filepath.FromSlash(e.Manifest)), maxManifest)
+		data, err := fsutil.ReadFileBounded(filepath.Join(out, filepath.FromSlash(e.Manifest)), maxManifest)
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.Server, err)
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -131,7 +130,7 @@ func Records(out string) ([]Record, error) {
 	var rs []Record
 	seen := map[string]bool{}
 	for _, f := range files {
-		b, err := readBounded(f, maxRecord)
+		b, err := fsutil.ReadFileBounded(f, maxRecord)
 		if err != nil {
 			return nil, err
 		}
@@ -157,19 +156,3 @@ const (
 	maxRecord   = 4 << 20
 	maxManifest = 64 << 20
 )
-
-func readBounded(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, limit)
-	}
-	return b, nil
-}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -76,7 +77,7 @@ func Merge(out string, dirs []string) error {
 // matches the record's digest and sits at its package's stable path: a
 // shard is another job's artifact, not trusted.
 func copyManifest(out, dir string, r Record) error {
-	data, err := readBounded(filepath.Join(dir, filepath.FromSlash(r.Manifest)), maxManifest)
+	data, err := fsutil.ReadFileBounded(filepath.Join(dir, filepath.FromSlash(r.Manifest)), maxManifest)
 	if err != nil {
 		return err
 	}

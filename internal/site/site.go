@@ -14,11 +14,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/mcp-audit/mcp-audit/internal/diff"
+	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 )
 
@@ -136,27 +136,11 @@ func readState(dir string) (*Index, *Changes, error) {
 }
 
 func readJSON(name string, v any) error {
-	b, err := readBounded(name, maxState)
+	b, err := fsutil.ReadFileBounded(name, maxState)
 	if err != nil {
 		return err
 	}
 	return json.Unmarshal(b, v)
-}
-
-func readBounded(name string, limit int64) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, limit)
-	}
-	return b, nil
 }
 
 // encodeJSON is the site's canonical JSON: two-space indent, <, > and &

@@ -83,7 +83,7 @@ func (st *state) read(v Version) ([]byte, error) {
 	if b, ok := st.pending[v.Manifest]; ok {
 		return b, nil
 	}
-	b, err := readBounded(file(st.dir, v.Manifest), maxState)
+	b, err := fsutil.ReadFileBounded(file(st.dir, v.Manifest), maxState)
 	if err != nil {
 		return nil, err
 	}

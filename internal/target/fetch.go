@@ -403,20 +403,8 @@ func extractTarball(r io.Reader, dst string) error {
 			if total += hdr.Size; total > maxTarballBytes {
 				return errors.New("tarball expands beyond 1 GiB")
 			}
-			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-				return err
-			}
-			mode := os.FileMode(0o644)
-			if hdr.Mode&0o111 != 0 {
-				mode = 0o755
-			}
-			out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-			if err != nil {
-				return err
-			}
-			_, err = io.CopyN(out, tr, hdr.Size)
-			out.Close()
-			if err != nil {
+			// A later duplicate entry replaces an earlier one, as tar does.
+			if err := writeFile(target, tr, hdr, os.O_TRUNC); err != nil {
 				return err
 			}
 		default:

@@ -182,7 +182,7 @@ func ExtractTree(r io.Reader, dst, top string) error {
 			if total += hdr.Size; total > maxTarballBytes {
 				return errors.New("installed tree beyond 1 GiB")
 			}
-			if err := writeFile(target, tr, hdr); err != nil {
+			if err := writeFile(target, tr, hdr, os.O_EXCL); err != nil {
 				return err
 			}
 		case tar.TypeSymlink:
@@ -228,7 +228,9 @@ func insideTree(rel, link string) bool {
 	return res != ".." && !strings.HasPrefix(res, "../")
 }
 
-func writeFile(target string, r io.Reader, hdr *tar.Header) error {
+// writeFile writes one regular file of a tar stream, creating its
+// directory; flag is os.O_EXCL (never replace) or os.O_TRUNC.
+func writeFile(target string, r io.Reader, hdr *tar.Header, flag int) error {
 	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 		return err
 	}
@@ -236,7 +238,7 @@ func writeFile(target string, r io.Reader, hdr *tar.Header) error {
 	if hdr.Mode&0o111 != 0 {
 		mode = 0o755
 	}
-	out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_EXCL, mode)
+	out, err := os.OpenFile(target, os.O_CREATE|os.O_WRONLY|flag, mode)
 	if err != nil {
 		return err
 	}
