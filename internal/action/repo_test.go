@@ -3,52 +3,16 @@ package action
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/testenv"
 )
 
 // The helpers of these tests: a git workspace with a base and a head
 // commit, and a fake GitHub Actions runner around it.
-
-func gitRun(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t.example", "-c", "commit.gpgsign=false"}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
-func gitOut(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return string(out)
-}
-
-// repo makes a workspace with a base commit holding files, then a head
-// commit applying change.
-func repo(t *testing.T, base map[string]string, change map[string]string) string {
-	t.Helper()
-	ws := t.TempDir()
-	gitRun(t, ws, "init", "-q", "-b", "main")
-	write := func(files map[string]string) {
-		for p, body := range files {
-			os.MkdirAll(filepath.Dir(filepath.Join(ws, p)), 0o755)
-			os.WriteFile(filepath.Join(ws, p), []byte(body), 0o644)
-		}
-		gitRun(t, ws, "add", "-A")
-		gitRun(t, ws, "commit", "-q", "-m", "c")
-	}
-	write(base)
-	write(change)
-	return ws
-}
 
 func mustLoad(t *testing.T, path string) *config.Config {
 	t.Helper()
@@ -109,3 +73,7 @@ func (r *fakeRunner) output(name string) string {
 	val, _, _ := strings.Cut(body, "\n"+delim)
 	return val
 }
+
+func gitOut(t *testing.T, dir string, args ...string) string { return testenv.GitOut(t, dir, args...) }
+
+func repo(t *testing.T, base, change map[string]string) string { return testenv.Repo(t, base, change) }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,42 +81,6 @@ func (e *actionEnv) output(name string) string {
 	return val
 }
 
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t.example", "-c", "commit.gpgsign=false"}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
-func gitOut(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return string(out)
-}
-
-// repo makes a workspace with a base commit holding files, then a head
-// commit applying change.
-func repo(t *testing.T, base map[string]string, change map[string]string) string {
-	t.Helper()
-	ws := t.TempDir()
-	git(t, ws, "init", "-q", "-b", "main")
-	write := func(files map[string]string) {
-		for p, body := range files {
-			os.MkdirAll(filepath.Dir(filepath.Join(ws, p)), 0o755)
-			os.WriteFile(filepath.Join(ws, p), []byte(body), 0o644)
-		}
-		git(t, ws, "add", "-A")
-		git(t, ws, "commit", "-q", "-m", "c")
-	}
-	write(base)
-	write(change)
-	return ws
-}
-
 func keysOf[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
@@ -125,3 +88,7 @@ func keysOf[V any](m map[string]V) []string {
 	}
 	return out
 }
+
+func gitOut(t *testing.T, dir string, args ...string) string { return testenv.GitOut(t, dir, args...) }
+
+func repo(t *testing.T, base, change map[string]string) string { return testenv.Repo(t, base, change) }
