@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // auditFlags holds the audit command's flags; audit.Options is filled
@@ -66,6 +67,9 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	opts, err := f.options(env, pos[0], pass)
 	if err != nil {
 		return err
+	}
+	if _, err := target.ParseSpec(opts.Target); err != nil {
+		return err // a usage error, before any engine is asked for
 	}
 	deps, closeEngine, err := f.deps(ctx, env)
 	if err != nil {
