@@ -77,6 +77,9 @@ type Options struct {
 	Deadline       time.Duration // hard cap on the whole run
 	Limits         sandbox.Limits
 	MaxTraceBytes  int64
+	// Run numbers the runs of RunStable; it picks the client environment
+	// profile (see pickClientEnv).
+	Run int
 
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string

@@ -15,7 +15,9 @@ func hitHows(man *m.Manifest) map[string]string {
 	out := map[string]string{}
 	for _, p := range man.Phases {
 		for _, h := range p.Canaries {
-			out[h.Canary+" "+h.How] = p.Name
+			if _, ok := out[h.Canary+" "+h.How]; !ok { // the first phase: calls are made twice
+				out[h.Canary+" "+h.How] = p.Name
+			}
 		}
 	}
 	return out
@@ -26,7 +28,7 @@ func hitHows(man *m.Manifest) map[string]string {
 func checkNoValues(t *testing.T, man *m.Manifest) {
 	t.Helper()
 	b, _ := json.Marshal(man)
-	for _, prefix := range []string{"ghp_", "sk-proj-", "npm_", "xoxb-", "sk_live_", "sk-ant-api03-"} {
+	for _, prefix := range []string{"ghp_", "sk-proj-", "npm_", "xoxb-", "sk_live_", "sk_test_", "sk-ant-api03-"} {
 		if strings.Contains(string(b), prefix) {
 			t.Errorf("the manifest carries a canary value (%s…)", prefix)
 		}

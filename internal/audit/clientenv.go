@@ -1,6 +1,6 @@
 package audit
 
-import "math/rand/v2"
+import "hash/fnv"
 
 // clientEnv is the environment a popular MCP client gives a stdio server.
 // The MCP SDKs' stdio transports (TypeScript, Python), which Claude
@@ -30,9 +30,16 @@ var clientEnvs = []clientEnv{
 }
 
 // pickClientEnv chooses a profile for one run, and returns its name and
-// the server's base environment.
-func pickClientEnv() (string, []string) {
-	p := clientEnvs[rand.IntN(len(clientEnvs))]
+// the server's base environment. The choice is a function of the package
+// and the run's number: one version gets the same profile every time (so
+// identical behavior still gives byte-identical manifests), different
+// servers get different ones, and the runs of --runs N go through the
+// profiles (so a server that acts on its client's environment shows as
+// unstable).
+func pickClientEnv(seed string, run int) (string, []string) {
+	h := fnv.New32a()
+	h.Write([]byte(seed))
+	p := clientEnvs[(int(h.Sum32()%uint32(len(clientEnvs)))+run)%len(clientEnvs)]
 	env := []string{"HOME=" + Home, "USER=" + User, "LOGNAME=" + User, "SHELL=/bin/bash", "PWD=" + Workspace}
 	return p.name, append(env, p.env...)
 }

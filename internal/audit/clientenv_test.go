@@ -8,8 +8,11 @@ import (
 
 func TestClientEnvProfiles(t *testing.T) {
 	seen := map[string]bool{}
-	for range 200 {
-		name, env := pickClientEnv()
+	for run := range len(clientEnvs) {
+		name, env := pickClientEnv("some-server@1.0.0", run)
+		if again, _ := pickClientEnv("some-server@1.0.0", run); again != name {
+			t.Errorf("run %d: %s then %s: one version must get one profile per run", run, name, again)
+		}
 		seen[name] = true
 		keys := map[string]int{}
 		for _, kv := range env {

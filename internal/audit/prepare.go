@@ -93,7 +93,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
-	clientName, base := pickClientEnv()
+	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
 	man.Run.ClientEnv = clientName
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {

@@ -32,7 +32,16 @@ func listChanges(man *m.Manifest, later *session, cs *canary.Set) []m.ListChange
 	}
 	after := &m.Manifest{}
 	fillServer(after, later, cs)
+	first := map[string]bool{}
+	for _, ph := range man.Phases {
+		for _, h := range ph.Canaries {
+			first[h.Canary+"\x00"+h.How+"\x00"+h.Evidence] = true
+		}
+	}
 	for _, h := range mcpCanaries(later, cs) {
+		if first[h.Canary+"\x00"+h.How+"\x00"+h.Evidence] {
+			continue // the first listing showed it already
+		}
 		h.Evidence += " (listed again after the calls)"
 		addStartupHits(man, []m.CanaryHit{h})
 	}

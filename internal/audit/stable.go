@@ -18,6 +18,7 @@ func RunStable(ctx context.Context, d Deps, o Options, n int) (*Result, error) {
 	}
 	var results []*Result
 	for i := 0; i < n; i++ {
+		o.Run = i // each run its own client environment profile
 		r, err := Run(ctx, d, o)
 		if err != nil {
 			return r, err

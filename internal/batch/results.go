@@ -131,6 +131,15 @@ func gather(es []entry) *gathered {
 
 // add files a finding under its group.
 func (g *gathered) add(server string, f policy.Finding) {
+	if len(f.Calls) > 0 {
+		// An aggregated finding: filed under each call it covers.
+		for _, c := range f.Calls {
+			one := f
+			one.Phase, one.Calls = c, nil
+			g.add(server, one)
+		}
+		return
+	}
 	switch f.Kind {
 	case policy.KindHost, policy.KindTelemetry:
 		g.hosts.add(server, f.Subject, f.Phase)

@@ -149,7 +149,7 @@ servers:
 		t.Errorf("feed: %v", err)
 	}
 	results, _ := os.ReadFile(filepath.Join(full, "RESULTS.md"))
-	for _, want := range []string{"**2** touched a canary", "* **tools**: file:\\~/.ssh/id\\_rsa file-read \\[call:read\\_ssh\\]", "**2** did not run normally or could not be audited",
+	for _, want := range []string{"**2** touched a canary", "* **tools**: file:\\~/.ssh/id\\_rsa file-read \\[call:read\\_ssh", "**2** did not run normally or could not be audited",
 		"**hang** (npm:\\@batchtest/hang\\@1.0.0): killed — the audit deadline was reached", "**broken** (npm:\\@batchtest/broken\\@1.0.0): not audited — "} {
 		if !strings.Contains(string(results), want) {
 			t.Errorf("RESULTS.md lacks %q:\n%s", want, results)

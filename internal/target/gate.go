@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,8 +119,10 @@ func (g *registryGate) handler(base string) http.Handler {
 			return
 		}
 		num, path, _ := strings.Cut(rest, "/")
-		if lp := strings.ToLower(path); strings.Contains("/"+lp+"/", "/../") || strings.Contains("/"+lp+"/", "/./") ||
-			strings.Contains(lp, "%2e") || strings.Contains(lp, "%2f") || strings.Contains(lp, "\\") {
+		// npm encodes a scoped name's slash (@scope%2fname); dot segments,
+		// plain or encoded, are never a package path.
+		if dec, err := url.PathUnescape(path); err != nil || strings.Contains("/"+dec+"/", "/../") ||
+			strings.Contains("/"+dec+"/", "/./") || strings.Contains(dec, "\\") {
 			g.refuse(w, textsafe.Line(r.URL.Path, 200)) // no climbing out of the registry's path with its token
 			return
 		}
