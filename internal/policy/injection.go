@@ -109,61 +109,45 @@ func excerpt(s string, start, end int) string {
 
 // schemaTexts collects the description and title strings of a JSON Schema.
 func schemaTexts(raw json.RawMessage) []string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return nil
-	}
-	var out []string
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
-		if depth > 10 || len(out) > 200 {
-			return
-		}
-		switch x := v.(type) {
-		case map[string]any:
-			for k, val := range x {
-				if s, ok := val.(string); ok && (k == "description" || k == "title") {
-					out = append(out, s)
-				}
-				walk(val, depth+1)
-			}
-		case []any:
-			for _, val := range x {
-				walk(val, depth+1)
-			}
-		}
-	}
-	walk(v, 0)
-	return out
+	return jsonTexts(raw, func(key string) bool { return key == "description" || key == "title" })
 }
 
 // jsonStrings collects every string value of a JSON object (annotations:
 // title and whatever else a client may show).
 func jsonStrings(raw json.RawMessage) []string {
+	return jsonTexts(raw, func(string) bool { return true })
+}
+
+// jsonTexts walks a JSON document (bounded in depth and count: it is the
+// server's) and collects the string values under keys that keep says to;
+// strings inside arrays count with their enclosing key.
+func jsonTexts(raw json.RawMessage, keep func(key string) bool) []string {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
 		return nil
 	}
 	var out []string
-	var walk func(v any, depth int)
-	walk = func(v any, depth int) {
+	var walk func(v any, key string, depth int)
+	walk = func(v any, key string, depth int) {
 		if depth > 10 || len(out) > 200 {
 			return
 		}
 		switch x := v.(type) {
 		case string:
-			out = append(out, x)
+			if keep(key) {
+				out = append(out, x)
+			}
 		case map[string]any:
-			for _, val := range x {
-				walk(val, depth+1)
+			for k, val := range x {
+				walk(val, k, depth+1)
 			}
 		case []any:
 			for _, val := range x {
-				walk(val, depth+1)
+				walk(val, key, depth+1)
 			}
 		}
 	}
-	walk(v, 0)
+	walk(v, "", 0)
 	return out
 }
 
