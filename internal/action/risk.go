@@ -45,10 +45,8 @@ func acceptedRiskBaselines(ws, base string, head *config.Config) []riskyBaseline
 			continue
 		}
 		name := man.Target.Name
-		for _, s := range head.Servers {
-			if s.PackageName() == man.Target.Name {
-				name = s.Name
-			}
+		if s := head.ServerForPackage(man.Target.Name); s != nil {
+			name = s.Name
 		}
 		risky = append(risky, riskyBaseline{server: name, file: f, risk: man.AcceptedRisk})
 	}

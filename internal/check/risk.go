@@ -18,11 +18,8 @@ import (
 // defaults when no configured server audits that package).
 func HarmfulFor(cfg *config.Config, man *m.Manifest) []policy.Finding {
 	pol := policy.Policy{FailOn: policy.DefaultFailOn}
-	for _, s := range cfg.Servers {
-		if s.Spec.Name != "" && s.Spec.Name == man.Target.Name {
-			pol = batch.ServerPolicy(cfg, s, "")
-			break
-		}
+	if s := cfg.ServerForPackage(man.Target.Name); s != nil {
+		pol = batch.ServerPolicy(cfg, s, "")
 	}
 	return policy.HarmfulOnes(policy.Evaluate(man, pol))
 }

@@ -89,10 +89,8 @@ func reportPolicy(cfg *config.Config, server, failOn string, man *m.Manifest) (s
 				return "", pol, fmt.Errorf("%w: no server %q in %s", ErrUsage, server, cfg.Path)
 			}
 		}
-		for _, c := range cfg.Servers {
-			if s == nil && c.Spec.Name == man.Target.Name {
-				s = c
-			}
+		if s == nil {
+			s = cfg.ServerForPackage(man.Target.Name)
 		}
 		if s != nil {
 			name, pol = s.Name, batch.ServerPolicy(cfg, s, failOn)

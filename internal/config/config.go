@@ -350,6 +350,17 @@ func (s *Server) EnvList() []string {
 	return out
 }
 
+// ServerForPackage is the first server that audits the named package, or
+// nil: how a stored manifest finds the policy it is judged under.
+func (c *Config) ServerForPackage(pkg string) *Server {
+	for _, s := range c.Servers {
+		if s.Spec.Name != "" && s.Spec.Name == pkg {
+			return s
+		}
+	}
+	return nil
+}
+
 // Server returns a server by name.
 func (c *Config) Server(name string) *Server {
 	for _, s := range c.Servers {

@@ -95,3 +95,16 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		}
 	}
 }
+
+func TestServerForPackage(t *testing.T) {
+	cfg, err := Parse("mcp-audit.yml", []byte("servers:\n  mail:\n    target: npm:@acme/mail\n  other:\n    target: npm:other\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.ServerForPackage("@acme/mail"); s == nil || s.Name != "mail" {
+		t.Errorf("got %+v", s)
+	}
+	if cfg.ServerForPackage("missing") != nil || cfg.ServerForPackage("") != nil {
+		t.Error("no server audits these")
+	}
+}
