@@ -75,29 +75,31 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
-	acceptCmd, notAcceptable := c.accept(s, man.Target.Version), NotAcceptable(policy.HarmfulOnes(policy.Evaluate(man, pol)))
+	fs := policy.Evaluate(man, pol)
+	acceptCmd, notAcceptable := c.accept(s, man.Target.Version), NotAcceptable(policy.HarmfulOnes(fs))
 	if notAcceptable != "" {
 		acceptCmd = ""
 	}
 	if base == "" {
 		return report.DiffReport{Server: s.Name, Result: diff.Judge(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
-			SuggestedAllow: suggestion(man, pol)}
+			SuggestedAllow: Suggestion(man, pol, fs)}
 	}
 	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
 	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
-		SuggestedAllow: suggestion(man, pol)}
+		SuggestedAllow: Suggestion(man, pol, fs)}
 }
 
-// suggestion is the allow-list a server without one could adopt, nil
-// when it has one or nothing would go in it.
-func suggestion(man *m.Manifest, pol policy.Policy) *policy.Allow {
+// Suggestion is the allow-list a server without one could adopt (from
+// its findings fs under pol), nil when it has one or nothing would go in
+// it.
+func Suggestion(man *m.Manifest, pol policy.Policy, fs []policy.Finding) *policy.Allow {
 	if !pol.Allow.Empty() {
 		return nil
 	}
-	a := policy.SuggestAllow(man, policy.Evaluate(man, pol))
+	a := policy.SuggestAllow(man, fs)
 	if a.Empty() {
 		return nil
 	}

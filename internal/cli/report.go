@@ -68,11 +68,8 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		mans = append(mans, man)
-		r := report.DiffReport{Server: name, Result: diff.Judge(man, pol)}
-		if a := policy.SuggestAllow(man, r.Result.Findings); pol.Allow.Empty() && !a.Empty() {
-			r.SuggestedAllow = &a
-		}
-		reports = append(reports, r)
+		res := diff.Judge(man, pol)
+		reports = append(reports, report.DiffReport{Server: name, Result: res, SuggestedAllow: check.Suggestion(man, pol, res.Findings)})
 	}
 	return writeReport(env, *format, *out, mans, reports)
 }
