@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 func runBaseline(ctx context.Context, env *Env, args []string) error {
@@ -48,7 +47,7 @@ func runBaseline(ctx context.Context, env *Env, args []string) error {
 	if errors.Is(err, check.ErrFindings) {
 		// A refusal is the command's answer, not a report: say why here
 		// (exit codes print nothing for findings).
-		fmt.Fprintf(env.Stderr, "mcp-audit: %s\n", textsafe.Clean(err.Error()))
+		printErr(env.Stderr, err)
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Exit statuses.
@@ -112,14 +113,20 @@ func exitCode(err error, stderr io.Writer, ctx context.Context) int {
 		fmt.Fprintln(stderr, "mcp-audit: interrupted; sandbox containers were removed")
 		return ExitInterrupted
 	case errors.Is(err, ErrUsage), errors.Is(err, check.ErrUsage), errors.Is(err, target.ErrUsage):
-		fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
+		printErr(stderr, err)
 		return ExitUsage
 	case errors.Is(err, sandbox.ErrDockerUnavailable), errors.Is(err, audit.ErrRuntime):
-		fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
+		printErr(stderr, err)
 		return ExitRuntime
 	}
-	fmt.Fprintf(stderr, "mcp-audit: %v\n", err)
+	printErr(stderr, err)
 	return ExitRuntime
+}
+
+// printErr prints an error for a person: errors can quote what a server,
+// a registry or npm said, so they go through textsafe like any report.
+func printErr(w io.Writer, err error) {
+	fmt.Fprintf(w, "mcp-audit: %s\n", textsafe.Clean(err.Error()))
 }
 
 func usage(w io.Writer) {

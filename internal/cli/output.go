@@ -21,11 +21,7 @@ func writeManifest(env *Env, out string, man *m.Manifest) error {
 	if err != nil {
 		return err
 	}
-	if out == "" || out == "-" {
-		_, err := env.Stdout.Write(data)
-		return err
-	}
-	return fsutil.WriteFileAtomic(out, data)
+	return emit(env, out, data)
 }
 
 // evidencePath is where full network exchanges go: --evidence, or next to
@@ -61,12 +57,19 @@ func finishReports(env *Env, format, out string, reports []report.DiffReport) er
 	if err := report.WriteDiffs(&buf, format, reports); err != nil {
 		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
-	if out == "" || out == "-" {
-		env.Stdout.Write(buf.Bytes())
-	} else if err := fsutil.WriteFileAtomic(out, buf.Bytes()); err != nil {
+	if err := emit(env, out, buf.Bytes()); err != nil {
 		return err
 	}
 	return check.Outcome(reports)
+}
+
+// emit writes a report to a file (atomically) or stdout.
+func emit(env *Env, out string, data []byte) error {
+	if out == "" || out == "-" {
+		_, err := env.Stdout.Write(data)
+		return err
+	}
+	return fsutil.WriteFileAtomic(out, data)
 }
 
 // rel shortens a path below the working directory for printing.

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -15,11 +14,9 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
-	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
-	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // runReport re-judges stored manifests under the current policy: after a
@@ -157,18 +154,10 @@ func writeReport(env *Env, format, out string, mans []*m.Manifest, reports []rep
 			return fmt.Errorf("%w: --format: %w", ErrUsage, err)
 		}
 	}
-	if out == "" || out == "-" {
-		env.Stdout.Write(buf.Bytes())
-	} else if err := fsutil.WriteFileAtomic(out, buf.Bytes()); err != nil {
+	if err := emit(env, out, buf.Bytes()); err != nil {
 		return err
 	}
-	if err := check.Outcome(reports); err != nil {
-		if errors.Is(err, check.ErrFindings) {
-			return ErrFindings
-		}
-		return fmt.Errorf("%s", textsafe.Clean(err.Error()))
-	}
-	return nil
+	return check.Outcome(reports)
 }
 
 func isDir(p string) bool {
