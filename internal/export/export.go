@@ -24,7 +24,7 @@ type Endpoint struct {
 
 // Endpoints lists the egress endpoints of a manifest (every phase), by name
 // when the sink knew it, sorted. Names come from the server's own DNS
-// queries, so only hosts that pass ValidHost are exported: an allow-list
+// queries, so only hosts that pass hosts.Valid are exported: an allow-list
 // must never carry a wildcard, a private or metadata address, or text.
 func Endpoints(man *m.Manifest) []Endpoint {
 	seen := map[Endpoint]bool{}
@@ -37,7 +37,7 @@ func Endpoints(man *m.Manifest) []Endpoint {
 			if h == "" {
 				h = c.Address
 			}
-			if ValidHost(h) == nil {
+			if hosts.Valid(h) == nil {
 				seen[Endpoint{strings.ToLower(h), c.Port}] = true
 			}
 		}
@@ -110,6 +110,3 @@ func DockerAllowHosts(man *m.Manifest) []byte {
 	}
 	return []byte(b.String())
 }
-
-// ValidHost accepts what an allow-list may name; see hosts.Valid.
-func ValidHost(h string) error { return hosts.Valid(h) }

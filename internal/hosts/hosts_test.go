@@ -38,3 +38,18 @@ func TestRegistrable(t *testing.T) {
 		t.Error("IsDownloadHost")
 	}
 }
+
+func TestValid(t *testing.T) {
+	for h, ok := range map[string]bool{
+		"api.example.com": true, "API.Example.COM": true, "a-b.c.example": true, "8.8.4.4": true,
+		"*.example.com": false, "example": false, "localhost": false, "db.internal": false, "printer.local": false,
+		"127.0.0.1": false, "10.1.2.3": false, "169.254.169.254": false, "192.168.0.1": false, "198.18.0.5": false,
+		"::1": false, "fe80::1": false, "fd00::1": false, "100.64.0.1": false, "0.0.0.0": false,
+		"a..b": false, "-x.example": false, "x_y.example": false, "x.example\n": false, "\x1b[2J.example": false,
+		"1.2.3": false, "": false,
+	} {
+		if got := Valid(h) == nil; got != ok {
+			t.Errorf("Valid(%q) = %v, want %v", h, got, ok)
+		}
+	}
+}
