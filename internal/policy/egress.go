@@ -30,7 +30,7 @@ func newEgressContext(man *m.Manifest) *egressContext {
 	}
 	for _, c := range man.Calls {
 		set := map[string]bool{}
-		for _, h := range CallerHosts(man, c) {
+		for _, h := range callerHosts(man, c) {
 			set[h] = true
 		}
 		e.byCall[c.Phase] = set
@@ -96,12 +96,12 @@ func (pe *phaseEval) hostFinding(host, summary, evidence string) (Finding, bool)
 	return Finding{Severity: Medium, Kind: KindTelemetry, Phase: ph, Subject: host, Summary: summary + " unprompted (telemetry: nobody asked for it)", Evidence: evidence}, true
 }
 
-// CallerHosts are the hosts in a call's arguments that the caller chose.
+// callerHosts are the hosts in a call's arguments that the caller chose.
 // Values the server's own schema put there (const, enum, default,
 // pattern, examples) are the server's choice, not the caller's: a tool
 // whose schema requires "region": {"enum": ["collect.evil.example"]} does
 // not make that host supplied.
-func CallerHosts(man *m.Manifest, c m.Call) []string {
+func callerHosts(man *m.Manifest, c m.Call) []string {
 	schema := serverText(man, c)
 	var out []string
 	for _, h := range hosts.Extract(string(c.Args)) {

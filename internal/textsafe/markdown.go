@@ -57,11 +57,7 @@ func Text(s string, max int) string { return Clip(Clean(s), max) }
 func Valid(s string, max int) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if max > 0 && len(s) > max {
-		cut := max
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut]
+		s = s[:runeCut(s, max)]
 	}
 	return s
 }

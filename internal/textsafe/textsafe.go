@@ -91,11 +91,16 @@ func Clip(s string, max int) string {
 	if max <= 0 || len(s) <= max {
 		return s
 	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
+	return s[:runeCut(s, max)] + Ellipsis
+}
+
+// runeCut is the largest index at most max that starts a rune of s
+// (len(s) > max).
+func runeCut(s string, max int) int {
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
 	}
-	return s[:cut] + Ellipsis
+	return max
 }
 
 // Tail keeps the last max bytes of s after an ellipsis, never inside a

@@ -277,10 +277,7 @@ func (t *Trace) intern(name string) string {
 // keep copies args out of the line, each cut to MaxArg, so the line can be
 // freed and one event costs bounded memory; it counts what is retained.
 func (t *Trace) keep(args []string) []string {
-	lim := t.lim.MaxArg
-	if lim <= 0 {
-		lim = 4 << 10
-	}
+	lim := t.lim.MaxArg // set by withDefaults
 	for i, a := range args {
 		if len(a) > lim {
 			a = a[:lim]
