@@ -45,11 +45,7 @@ func TestActionPullRequestRugPull(t *testing.T) {
 	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
 	reg.PublishFixture(t, fixture, "mail-fixture", "1.0.0", "mail")
 	reg.PublishFixture(t, fixture, "mail-fixture", "1.0.1", "mail", "mail-bcc")
-	for _, kv := range reg.Env(t) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	reg.Use(t)
 	cfgOld := "fail_on: high\nidle: {quiet: 500ms, min: 200ms}\nservers:\n  mail:\n    target: npm:mail-fixture\n    version: 1.0.0\n"
 	cfgNew := strings.Replace(cfgOld, "1.0.0", "1.0.1", 1)
 	// The base commit holds the reviewed baseline of 1.0.0.
@@ -113,11 +109,7 @@ func TestActionScheduledProposesBaselines(t *testing.T) {
 	reg := testenv.NewRegistry(t)
 	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
 	reg.PublishFixture(t, fixture, "sched-fixture", "1.0.0")
-	for _, kv := range reg.Env(t) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	reg.Use(t)
 	cfg := "idle: {quiet: 500ms, min: 200ms}\nservers:\n  sched:\n    target: npm:sched-fixture\n    range: \"^1.0.0\"\n"
 	tmp := t.TempDir()
 	os.WriteFile(filepath.Join(tmp, "mcp-audit.yml"), []byte(cfg), 0o644)

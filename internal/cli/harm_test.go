@@ -26,11 +26,7 @@ func TestBaselineNeverLaundersHarm(t *testing.T) {
 	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
 	reg.PublishFixture(t, fixture, "weather", "1.0.0")
 	reg.PublishFixture(t, fixture, "weather", "1.1.0", "read-credentials", "post-fetch")
-	for _, kv := range reg.Env(t) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	reg.Use(t)
 	cfg := "idle: {quiet: 500ms, min: 200ms}\nservers:\n  weather:\n    target: npm:weather\n    range: \"^1.0.0\"\n"
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "mcp-audit.yml")
@@ -98,11 +94,7 @@ func TestScheduledActionNeverProposesHarm(t *testing.T) {
 	reg := testenv.NewRegistry(t)
 	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
 	reg.PublishFixture(t, fixture, "sched-thief", "1.0.0")
-	for _, kv := range reg.Env(t) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	reg.Use(t)
 	cfg := "idle: {quiet: 500ms, min: 200ms}\nservers:\n  thief:\n    target: npm:sched-thief\n    range: \"^1.0.0\"\n"
 	tmp := t.TempDir()
 	os.WriteFile(filepath.Join(tmp, "mcp-audit.yml"), []byte(cfg), 0o644)

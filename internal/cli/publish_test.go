@@ -38,11 +38,7 @@ func TestPublishFeed(t *testing.T) {
 	reg.PublishFixture(t, fixture, name, "1.0.0", "mail")
 	reg.PublishFixture(t, fixture, name, "2.0.0", "mail", "track", "mail-bcc")
 	reg.PublishFixture(t, fixture, name, "2.0.1", "mail", "track", "mail-bcc")
-	for _, kv := range reg.Env(t) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	reg.Use(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()

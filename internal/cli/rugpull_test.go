@@ -37,11 +37,7 @@ func TestRugPullScenarios(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "mcp-audit.yml")
 	os.WriteFile(cfgPath, []byte(cfg.String()), 0o644)
-	for _, kv := range reg.Env(t) {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	reg.Use(t)
 	run := func(args ...string) (string, int) {
 		var out, errb bytes.Buffer
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

@@ -199,3 +199,14 @@ func Tarball(t testing.TB, files map[string]string) []byte {
 	gz.Close()
 	return buf.Bytes()
 }
+
+// Use points this test's environment (npm and mcp-audit) at the registry,
+// with a fresh install cache.
+func (r *Registry) Use(t *testing.T) {
+	t.Helper()
+	for _, kv := range r.Env(t) {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+}
