@@ -22,6 +22,7 @@ const MaxCommentBytes = 65536
 type Client struct {
 	API         *github.Client
 	Owner, Repo string
+	login       string // the token's identity, once read (Identity)
 }
 
 // New returns a client for owner/repo. apiURL is GITHUB_API_URL ("" for
@@ -52,11 +53,16 @@ func Truncate(body string) string {
 	return body[:cut] + note
 }
 
-// UpsertComment keeps one comment per pull request: the one containing
-// marker is edited, or created when there is none. It reports whether it
-// created the comment.
+// UpsertComment keeps one comment per pull request: the token's own
+// comment containing marker is edited, or one is created when there is
+// none. A comment by anybody else is never edited, marker or not. It
+// reports whether it created the comment.
 func (c *Client) UpsertComment(ctx context.Context, number int, marker, body string) (created bool, err error) {
 	body = Truncate(body)
+	login, err := c.Identity(ctx)
+	if err != nil {
+		return false, err
+	}
 	opts := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		comments, resp, err := c.API.Issues.ListComments(ctx, c.Owner, c.Repo, number, opts)
@@ -64,7 +70,7 @@ func (c *Client) UpsertComment(ctx context.Context, number int, marker, body str
 			return false, fmt.Errorf("listing comments of #%d: %w", number, err)
 		}
 		for _, cm := range comments {
-			if strings.Contains(cm.GetBody(), marker) {
+			if ownComment(cm, login, marker) {
 				if cm.GetBody() == body {
 					return false, nil
 				}

@@ -67,3 +67,28 @@ func TestProposeFilesOpensThenUpdatesOnePR(t *testing.T) {
 		t.Errorf("files %v refs %v", api.Files, api.Refs)
 	}
 }
+
+// TestUpsertCommentIgnoresOthersMarker: a comment by another user that
+// carries the hidden marker is not the sticky comment. It is neither
+// edited nor counted, for the token's identity from GET /user and for the
+// workflow token, which GET /user refuses (github-actions[bot]).
+func TestUpsertCommentIgnoresOthersMarker(t *testing.T) {
+	for _, login := range []string{"", "mcp-audit-bot"} {
+		api := testenv.NewGitHub(t, "tok")
+		api.Login = login
+		c, _ := gh.New("tok", api.URL, "acme", "tools")
+		ctx := context.Background()
+		hijack := testenv.Comment{ID: 1, Body: "<!-- m -->\nmcp-audit: all clear", User: testenv.User{Login: "mallory"}}
+		api.Comments[7] = []testenv.Comment{hijack}
+		for i, body := range []string{"<!-- m -->\nfirst", "<!-- m -->\nsecond"} {
+			created, err := c.UpsertComment(ctx, 7, "<!-- m -->", body)
+			if err != nil || created != (i == 0) {
+				t.Fatalf("login %q, upsert %d: created=%v err=%v", login, i, created, err)
+			}
+		}
+		cs := api.CommentsOf(7)
+		if len(cs) != 2 || cs[0] != hijack || cs[1].Body != "<!-- m -->\nsecond" {
+			t.Errorf("login %q: comments %+v", login, cs)
+		}
+	}
+}

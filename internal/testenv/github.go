@@ -20,6 +20,11 @@ import (
 type GitHub struct {
 	URL   string
 	Token string
+	// Login is who the token is (GET /user) and the author of the
+	// comments it writes. Empty, the default, is the workflow's
+	// GITHUB_TOKEN: GET /user is refused and comments are by
+	// github-actions[bot].
+	Login string
 
 	mu       sync.Mutex
 	Comments map[int][]Comment // issue number -> comments
@@ -34,6 +39,12 @@ type GitHub struct {
 type Comment struct {
 	ID   int64  `json:"id"`
 	Body string `json:"body"`
+	User User   `json:"user"`
+}
+
+// User is a comment's author.
+type User struct {
+	Login string `json:"login"`
 }
 
 // Pull is a stored pull request.
@@ -65,6 +76,7 @@ type route struct {
 }
 
 var routes = []route{
+	{http.MethodGet, regexp.MustCompile(`^/user$`), (*GitHub).user},
 	{"", regexp.MustCompile(`^/repos/[^/]+/[^/]+/issues/(\d+)/comments$`), (*GitHub).comments},
 	{http.MethodPatch, regexp.MustCompile(`^/repos/[^/]+/[^/]+/issues/comments/(\d+)$`), (*GitHub).editComment},
 	{http.MethodGet, regexp.MustCompile(`^/repos/[^/]+/[^/]+/git/ref/(.+)$`), (*GitHub).getRef},
@@ -128,11 +140,30 @@ func (g *GitHub) comments(c *call) {
 		c.reply(200, g.Comments[n])
 		return
 	}
-	cm := Comment{ID: int64(g.id()), Body: fmt.Sprint(c.in["body"])}
+	cm := Comment{ID: int64(g.id()), Body: fmt.Sprint(c.in["body"]), User: User{Login: g.author()}}
 	g.Comments[n] = append(g.Comments[n], cm)
 	c.reply(201, cm)
 }
 
+// user answers GET /user as GitHub does for the token: the login, or
+// 403 for an installation token.
+func (g *GitHub) user(c *call) {
+	if g.Login == "" {
+		c.reply(http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	c.reply(200, User{Login: g.Login})
+}
+
+func (g *GitHub) author() string {
+	if g.Login == "" {
+		return "github-actions[bot]"
+	}
+	return g.Login
+}
+
+// editComment edits a comment. Like GitHub for a token with write
+// access, it edits anybody's: choosing which is the client's job.
 func (g *GitHub) editComment(c *call) {
 	id, _ := strconv.ParseInt(c.match[1], 10, 64)
 	for n, cs := range g.Comments {
