@@ -44,6 +44,8 @@ type run struct {
 	ghctx *githubactions.GitHubContext
 	ws    string // the workspace, where the repository is checked out
 	cfg   *config.Config
+	// note is appended to the report: a pull request's policy changes.
+	note string
 }
 
 // Run is the Action's entrypoint. The token is masked before anything else
@@ -56,13 +58,21 @@ func Run(ctx context.Context, env Env) error {
 	opts := check.Options{Config: r.cfgPath(), ConfigName: r.in.Config, FailOn: r.in.FailOn,
 		Servers: r.in.Servers, Base: audit.Options{Network: r.in.Network}}
 	var pr pullRequest
+	cfg := r.cfg
+	var g *gate
 	switch r.ghctx.EventName {
 	case "pull_request":
 		pr = pullRequestOf(r.ghctx.Event)
+		var err error
+		if g, err = newGate(r.ws, r.in.Config, pr.BaseSHA, r.cfg); err != nil {
+			return err
+		}
+		defer g.close()
+		cfg, r.note = g.cfg, g.note()
 		changed, why := changedServers(r.ws, r.in.Config, pr.BaseSHA, r.cfg)
 		r.a.Infof("servers to check: %v (%s)", changed, why)
-		if len(changed) == 0 {
-			r.a.AddStepSummary("## mcp-audit\n\nThis pull request changes no MCP server.\n")
+		if len(changed) == 0 && !g.loosened() {
+			r.a.AddStepSummary("## mcp-audit\n\nThis pull request changes no MCP server.\n" + r.note)
 			r.a.SetOutput("verdict", m.VerdictPass)
 			r.a.SetOutput("findings", "0")
 			return nil
@@ -81,12 +91,16 @@ func Run(ctx context.Context, env Env) error {
 		defer os.RemoveAll(dir)
 		opts.Manifests = dir
 	}
-	reports, err := env.Check(ctx, r.cfg, opts)
-	if err != nil {
-		return err
+	var reports []report.DiffReport
+	if g == nil || len(opts.Servers) > 0 {
+		var err error
+		if reports, err = env.Check(ctx, cfg, opts); err != nil {
+			return err
+		}
 	}
-	if r.ghctx.EventName == "pull_request" && pr.BaseSHA != "" {
+	if g != nil && pr.BaseSHA != "" {
 		reports = flagAcceptedRisk(reports, acceptedRiskBaselines(r.ws, pr.BaseSHA, r.cfg))
+		reports = g.flag(reports, r.in.Config)
 	}
 	if err := r.finish(ctx, reports, pr, opts.Manifests); err != nil {
 		return err
@@ -137,6 +151,7 @@ func (r *run) finish(ctx context.Context, reports []report.DiffReport, pr pullRe
 	if err := report.WriteDiffs(&md, report.FormatMarkdown, reports); err != nil {
 		return err
 	}
+	md.WriteString(r.note)
 	if err := r.publish(reports, md.Bytes()); err != nil {
 		return err
 	}

@@ -60,21 +60,28 @@ func flagAcceptedRisk(reports []report.DiffReport, risky []riskyBaseline) []repo
 		f := policy.Finding{Severity: policy.High, Kind: KindAcceptedRisk, Subject: rb.file,
 			Summary:  "this pull request records harmful findings as an accepted risk in a baseline: " + textsafe.Line(rb.risk.Reason, 500),
 			Evidence: strings.Join(rb.risk.Findings, "; ")}
-		i := -1
-		for j := range reports {
-			if reports[j].Server == rb.server && reports[j].Result != nil {
-				i = j
-			}
-		}
-		if i < 0 {
-			reports = append(reports, report.DiffReport{Server: rb.server, Baseline: true, Result: &diff.Result{
-				New: diff.Version{Name: rb.server}, Changes: []diff.Change{}, FailOn: policy.DefaultFailOn}})
-			i = len(reports) - 1
-		}
-		res := reports[i].Result
-		res.Findings = append(res.Findings, f)
-		res.Verdict = m.VerdictFail
-		res.Counts = policy.Counts(res.Findings)
+		reports = addFinding(reports, rb.server, f)
 	}
+	return reports
+}
+
+// addFinding adds f to the report of server, or to a new report of its
+// own when the check made none, and fails it.
+func addFinding(reports []report.DiffReport, server string, f policy.Finding) []report.DiffReport {
+	i := -1
+	for j := range reports {
+		if reports[j].Server == server && reports[j].Result != nil {
+			i = j
+		}
+	}
+	if i < 0 {
+		reports = append(reports, report.DiffReport{Server: server, Baseline: true, Result: &diff.Result{
+			New: diff.Version{Name: server}, Changes: []diff.Change{}, FailOn: policy.DefaultFailOn}})
+		i = len(reports) - 1
+	}
+	res := reports[i].Result
+	res.Findings = append(res.Findings, f)
+	res.Verdict = m.VerdictFail
+	res.Counts = policy.Counts(res.Findings)
 	return reports
 }
