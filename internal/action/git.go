@@ -10,8 +10,8 @@ import (
 )
 
 // changedServers lists the servers a pull request adds or changes: their
-// entry in the configuration differs from the base commit's, or their
-// baselines changed. Without a usable base, every server is checked.
+// entry in the configuration differs from the base commit's, their files
+// (a local directory or tarball) changed, or their baselines changed. Without a usable base, every server is checked.
 func changedServers(ws, cfgRel, base string, head *config.Config) ([]string, string) {
 	all := func(why string) ([]string, string) {
 		var names []string
@@ -33,7 +33,7 @@ func changedServers(ws, cfgRel, base string, head *config.Config) ([]string, str
 	}
 	changed := map[string]bool{}
 	for _, s := range head.Servers {
-		if b := baseCfg.Server(s.Name); b == nil || !sameServer(b, s) {
+		if b := baseCfg.Server(s.Name); b == nil || !sameServer(b, s) || localContentChanged(ws, base, s) {
 			changed[s.Name] = true
 		}
 	}
