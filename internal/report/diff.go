@@ -207,5 +207,12 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 }
 
 // md and mdCode are the report's names for textsafe's Markdown escaping.
-func md(s string) string     { return textsafe.Markdown(s, 600) }
+// md also keeps GitHub from making mentions and issue references of the
+// text: it finds them in the rendered text, where a backslash escape is
+// gone, so a zero-width space follows each @ and # instead (as Dependabot
+// does); inside mdCode's <code> GitHub looks for none.
+func md(s string) string { return noRefs.Replace(textsafe.Markdown(s, 600)) }
+
+var noRefs = strings.NewReplacer(`\@`, "@\u200b", `\#`, "#\u200b")
+
 func mdCode(s string) string { return textsafe.MarkdownCode(s, 300) }
