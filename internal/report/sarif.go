@@ -48,12 +48,16 @@ type sarifRule struct {
 	ID                   string         `json:"id"`
 	Name                 string         `json:"name"`
 	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      sarifText      `json:"fullDescription"`
+	Help                 sarifText      `json:"help"`
+	HelpURI              string         `json:"helpUri"`
 	DefaultConfiguration sarifLevel     `json:"defaultConfiguration"`
 	Properties           map[string]any `json:"properties"`
 }
 
 type sarifText struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifLevel struct {
@@ -100,6 +104,9 @@ var ruleText = map[string]string{
 	"payload":                "A request payload changed: new field, recipient or host",
 }
 
+// policyDocs documents every finding kind.
+const policyDocs = "https://github.com/mcp-audit/mcp-audit/blob/main/docs/policy.md#finding-kinds"
+
 func level(s policy.Severity) string {
 	switch {
 	case s >= policy.High:
@@ -120,14 +127,17 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 	if cfg == "" {
 		cfg = "mcp-audit.yml"
 	}
-	used := map[string]bool{}
+	used := map[string]policy.Severity{}
+	seen := map[string]int{}
 	var results []sarifResult
 	for _, r := range reports {
 		if r.Result == nil {
 			continue
 		}
 		for _, f := range r.Result.Findings {
-			used[f.Kind] = true
+			if sev, ok := used[f.Kind]; !ok || f.Severity > sev {
+				used[f.Kind] = f.Severity
+			}
 			var loc sarifLocation
 			loc.PhysicalLocation.ArtifactLocation.URI = cfg
 			loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
@@ -138,9 +148,13 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			if f.Evidence != "" {
 				msg += ". Evidence: " + f.Evidence
 			}
-			sum := sha256.Sum256([]byte(r.Server + "\x00" + f.Key()))
+			// The same key twice in one server (two versions checked in one
+			// run) stays two results: the occurrence is part of the print.
+			key := r.Server + "\x00" + f.Kind + "\x00" + f.Key()
+			seen[key]++
+			sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", key, seen[key]))
 			results = append(results, sarifResult{
-				RuleID: f.Kind, Level: level(f.Severity), Message: sarifText{textsafe.Line(msg, 4000)},
+				RuleID: f.Kind, Level: level(f.Severity), Message: sarifText{Text: textsafe.Line(msg, 4000)},
 				Locations:           []sarifLocation{loc},
 				PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
 				Properties: map[string]any{"security-severity": securitySeverity(f.Severity), "severity": f.Severity.String(),
@@ -159,9 +173,16 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 		if text == "" {
 			text = k
 		}
-		rules = append(rules, sarifRule{ID: k, Name: k, ShortDescription: sarifText{text},
-			DefaultConfiguration: sarifLevel{"warning"},
-			Properties:           map[string]any{"tags": []string{"security", "mcp"}}})
+		rules = append(rules, sarifRule{ID: k, Name: k, ShortDescription: sarifText{Text: text},
+			FullDescription: sarifText{Text: text + ". mcp-audit found it while running the MCP server in its sandbox; the finding kind " + k + " is described in docs/policy.md."},
+			Help: sarifText{Text: "Review what the new version does differently. If it is expected, record the version as the baseline (the command is in the PR comment) or allow-list it in mcp-audit.yml; otherwise keep the old version.",
+				Markdown: "Review what the new version does differently. If it is expected, record it as the baseline (`mcp-audit baseline update`) or allow-list it in `mcp-audit.yml`; otherwise keep the old version. See [finding kinds](" + policyDocs + ")."},
+			HelpURI:              policyDocs,
+			DefaultConfiguration: sarifLevel{level(used[k])},
+			// GitHub reads security-severity from the rule, for rules
+			// tagged security; the result's copy is for other consumers.
+			Properties: map[string]any{"tags": []string{"security", "mcp"}, "security-severity": securitySeverity(used[k]),
+				"precision": "high", "problem.severity": level(used[k])}})
 	}
 	if results == nil {
 		results = []sarifResult{}
