@@ -83,7 +83,7 @@ func (b *Browser) Click(selector string) {
 // value into out.
 func (b *Browser) Eval(expr string, out any) {
 	b.t.Helper()
-	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[json.RawMessage]("JSON.stringify(" + expr + ")"))
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[json.RawMessage]("JSON.stringify("+expr+")"))
 	if err != nil {
 		b.t.Fatalf("chromium: evaluating %s: %v", expr, err)
 	}
