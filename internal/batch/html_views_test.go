@@ -51,7 +51,7 @@ func viewsFixture(t *testing.T) string {
 // server's phase lane and host panel, kind filters that narrow the server
 // list on their own, and links into the results directory.
 func TestReportViewsInChromium(t *testing.T) {
-	b := testenv.Browse(t, viewsFixture(t))
+	b := testenv.Browse(t, viewsFixture(t), `body[data-ready="1"]`)
 	b.Screenshot("batch-report.png")
 
 	var order []string

@@ -23,9 +23,10 @@ type Browser struct {
 }
 
 // Browse opens file (a local page) in a fresh headless Chromium, talked to
-// through a pipe, with background networking off, and waits until the
-// page sets data-ready on its body.
-func Browse(t testing.TB, file string) *Browser {
+// through a pipe, with background networking off, and waits until an
+// element matching ready is visible (a page with a script sets
+// body[data-ready="1"] when it is done).
+func Browse(t testing.TB, file, ready string) *Browser {
 	t.Helper()
 	bin := Chromium(t)
 	abs, err := filepath.Abs(file)
@@ -55,7 +56,7 @@ func Browse(t testing.TB, file string) *Browser {
 			}
 		}
 	}()
-	b.do(chromedp.Navigate("file://"+abs), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
+	b.do(chromedp.Navigate("file://"+abs), chromedp.WaitVisible(chromedp.CSS(ready)))
 	return b
 }
 
