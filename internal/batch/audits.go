@@ -60,7 +60,15 @@ func ReportHTML(out, generated string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return htmlReport(es, generated)
+	b, err := fsutil.ReadFileBounded(filepath.Join(out, "index.json"), maxManifest)
+	if err != nil {
+		return nil, err
+	}
+	var idx Index
+	if err := json.Unmarshal(b, &idx); err != nil {
+		return nil, fmt.Errorf("index.json: %w", err)
+	}
+	return htmlReport(es, generated, profileLinks(idx))
 }
 
 // generatedAt is when the results' index.json was written (RFC 3339).

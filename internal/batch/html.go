@@ -3,103 +3,198 @@ package batch
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
+	"html/template"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 //go:embed report.html
 var reportTemplate string
 
+// The page is rendered in Go by html/template, which escapes every value
+// for its context; the page's script only filters what is there.
+var reportPage = template.Must(template.New("report").Parse(reportTemplate))
+
+// firstFindings is how many findings a card shows before "N more".
+const firstFindings = 8
+
 type htmlFinding struct {
-	Severity string `json:"severity"`
-	Kind     string `json:"kind"`
-	Phase    string `json:"phase"`
-	Summary  string `json:"summary"`
-	Evidence string `json:"evidence"`
+	Severity string
+	SevRank  int
+	Kind     string
+	Phase    string
+	Summary  string
+	Evidence string
 }
 
-type htmlPhase struct {
-	Name     string `json:"name"`
-	Outcome  string `json:"outcome,omitempty"`
-	Files    int    `json:"files"`
-	Net      int    `json:"net"`
-	Procs    int    `json:"procs"`
-	DNS      int    `json:"dns"`
-	Requests int    `json:"requests"`
-	Canaries int    `json:"canaries"`
-	Alerts   int    `json:"alerts"`
-	// Call is what was sent in a call phase and what came back.
-	Call string `json:"call,omitempty"`
+type sevCount struct {
+	Sev string
+	N   int
 }
 
-type htmlServer struct {
-	Server   string         `json:"server"`
-	Target   string         `json:"target"`
-	Version  string         `json:"version"`
-	Status   string         `json:"status"`
-	Reason   string         `json:"reason"`
-	Verdict  string         `json:"verdict"`
-	Counts   map[string]int `json:"counts"`
-	Findings []htmlFinding  `json:"findings"`
-	Hosts    []string       `json:"hosts"`
-	Timeline []htmlPhase    `json:"timeline"`
-	Tools    int            `json:"tools"`
+type link struct{ Label, Href string }
+
+// serverView is one server on the page.
+type serverView struct {
+	ID                                      string
+	Server, Target, Version, Status, Reason string
+	Verdict                                 string
+	Counts                                  []sevCount
+	Cells                                   []cell
+	Lane                                    []laneSeg
+	Hosts                                   []hostGroup
+	Links                                   []link
+	Findings, More                          []htmlFinding
+	Tools                                   int
+	Search                                  string
+	rank                                    harmRank
+	hostNames                               []string
 }
 
-// htmlReport renders the self-contained report. Data goes in as JSON with
-// <, > and & escaped (json.Marshal's default), so nothing from a manifest
-// can close the script element; the page builds the DOM with textContent.
-func htmlReport(es []entry, now string) ([]byte, error) {
-	data := struct {
-		Generated string       `json:"generated"`
-		Servers   []htmlServer `json:"servers"`
-	}{Generated: now, Servers: []htmlServer{}}
-	for _, e := range es {
-		// Server-controlled text is cleaned here as in every renderer: the
-		// page shows it with textContent, which would still render bidi
-		// overrides and invisible characters.
-		s := htmlServer{Server: line(e.Server), Target: line(e.Target), Version: line(e.Version), Reason: textsafe.OneLine(e.Reason, 600), Verdict: e.Verdict,
-			Counts: nonNilCounts(e.Counts), Findings: []htmlFinding{}, Hosts: []string{}, Timeline: []htmlPhase{}}
-		s.Status = e.Outcome
-		if e.Status == StatusFailed {
-			s.Status = "not audited"
-		}
-		if e.man != nil {
-			for _, f := range e.Findings {
-				s.Findings = append(s.Findings, htmlFinding{f.Severity.String(), f.Kind, textsafe.Line(f.Where(), 600), textsafe.Line(f.Summary, 1000), textsafe.Line(f.Evidence, 2000)})
-			}
-			for _, h := range hostsOf(e.man) {
-				s.Hosts = append(s.Hosts, line(h))
-			}
-			s.Tools = len(e.man.Tools)
-			calls := map[string]m.Call{}
-			for _, c := range e.man.Calls {
-				calls[c.Phase] = c
-			}
-			for _, p := range e.man.Phases {
-				c := calls[p.Name]
-				h := htmlPhase{Name: line(p.Name), Outcome: c.Outcome, Files: len(p.Files),
-					Net: countEgress(p), Procs: len(p.Processes), DNS: len(p.DNS), Requests: len(p.Requests),
-					Canaries: len(p.Canaries), Alerts: len(p.Alerts)}
-				if c.Phase != "" {
-					h.Call = textsafe.OneLine(fmt.Sprintf("%s %s %s → %s %s", c.Kind, c.Name, c.Args, c.Outcome, c.Detail), 300)
-				}
-				s.Timeline = append(s.Timeline, h)
-			}
-		}
-		data.Servers = append(data.Servers, s)
+type tileView struct {
+	N     int
+	Label string
+}
+
+type hostRow struct{ Host, Servers string }
+
+type pageView struct {
+	Generated string
+	Columns   []string
+	Tiles     []tileView
+	Kinds     []string
+	Statuses  []string
+	Servers   []*serverView
+	Hosts     []hostRow
+}
+
+// htmlReport renders the self-contained report. profiles maps a server to
+// its published allow-list files (relative to the results directory).
+func htmlReport(es []entry, now string, profiles map[string][]link) ([]byte, error) {
+	pv := pageView{Generated: now}
+	for _, c := range matrixCols {
+		pv.Columns = append(pv.Columns, c.Label)
 	}
+	kinds, statuses := map[string]bool{}, map[string]bool{}
+	for i, e := range es {
+		s := serverOf(e, profiles[e.Server])
+		s.ID = fmt.Sprintf("s%d", i)
+		for _, f := range e.Findings {
+			kinds[line(f.Kind)] = true
+		}
+		statuses[s.Status] = true
+		pv.Servers = append(pv.Servers, s)
+	}
+	slices.SortStableFunc(pv.Servers, harm)
+	pv.Kinds, pv.Statuses = sortedKeys(kinds), sortedKeys(statuses)
+	pv.Tiles = tiles(es)
+	pv.Hosts = hostTable(pv.Servers)
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf) // escapes <, > and &
-	if err := enc.Encode(data); err != nil {
-		return nil, err
+	if err := reportPage.Execute(&buf, pv); err != nil {
+		return nil, fmt.Errorf("rendering report.html: %w", err)
 	}
-	return []byte(strings.Replace(reportTemplate, "{{DATA}}", strings.TrimSpace(buf.String()), 1)), nil
+	return buf.Bytes(), nil
+}
+
+// serverOf builds a server's view. Server-controlled text is cleaned here
+// as in every renderer: html/template escapes markup, but bidi overrides
+// and invisible characters would still repaint a host name.
+func serverOf(e entry, profiles []link) *serverView {
+	s := &serverView{Server: line(e.Server), Target: line(shownTarget(e.Target)), Version: line(e.Version),
+		Reason: textsafe.OneLine(e.Reason, 600), Verdict: e.Verdict, Status: e.Outcome, rank: rankOf(e.Findings),
+		Cells: matrixRow(e.Findings)}
+	if e.Status == StatusFailed {
+		s.Status = "not audited"
+	}
+	for sev := policy.Critical; sev >= policy.Info; sev-- {
+		if n := e.Counts[sev.String()]; n > 0 {
+			s.Counts = append(s.Counts, sevCount{sev.String(), n})
+		}
+	}
+	var all []htmlFinding
+	for _, f := range e.Findings {
+		all = append(all, htmlFinding{Severity: f.Severity.String(), SevRank: int(f.Severity), Kind: line(f.Kind),
+			Phase: textsafe.Line(f.Where(), 600), Summary: textsafe.Line(f.Summary, 1000), Evidence: textsafe.Line(f.Evidence, 2000)})
+	}
+	s.Findings, s.More = all[:min(len(all), firstFindings)], all[min(len(all), firstFindings):]
+	if e.Manifest != "" {
+		s.Links = append(s.Links, link{"manifest", relLink(e.Manifest)})
+	}
+	if e.Status != "" {
+		s.Links = append(s.Links, link{"findings and evidence", relLink("records/" + filepath.Base(recordPath("", e.Server)))})
+	}
+	s.Links = append(s.Links, profiles...)
+	if e.man != nil {
+		s.Tools = len(e.man.Tools)
+		s.Lane = laneOf(e.man)
+		s.Hosts = hostPanel(e.man)
+		for _, h := range hostsOf(e.man) {
+			s.hostNames = append(s.hostNames, line(h))
+		}
+	}
+	hay := []string{s.Server, s.Target, strings.Join(s.hostNames, " ")}
+	for _, f := range all {
+		hay = append(hay, f.Summary, f.Evidence)
+	}
+	s.Search = strings.ToLower(strings.Join(hay, " "))
+	return s
+}
+
+func tiles(es []entry) []tileView {
+	count := func(f func(e entry) bool) int {
+		n := 0
+		for _, e := range es {
+			if f(e) {
+				n++
+			}
+		}
+		return n
+	}
+	anyFinding := func(e entry, ok func(policy.Finding) bool) bool { return slices.ContainsFunc(e.Findings, ok) }
+	return []tileView{
+		{len(es), "servers"},
+		{count(func(e entry) bool { return e.Status == StatusDone && e.Outcome == m.StatusOK }), "ran normally"},
+		{count(func(e entry) bool { return e.Verdict == m.VerdictFail }), "fail policy"},
+		{count(func(e entry) bool { return anyFinding(e, kindIn(policy.KindCanary)) }), "touch a planted canary"},
+		{count(func(e entry) bool { return anyFinding(e, matrixCols[0].has) }), "contact hosts unprompted"},
+		{count(func(e entry) bool { return anyFinding(e, kindIn(policy.KindCredential)) }), "send the credential they were given"},
+		{count(func(e entry) bool { return e.Status != StatusDone || e.Outcome != m.StatusOK }), "did not run / not audited"},
+	}
+}
+
+// hostTable lists every host with the servers (and phases) that used it.
+func hostTable(ss []*serverView) []hostRow {
+	by := map[string][]string{}
+	for _, s := range ss {
+		for _, h := range s.hostNames {
+			host, phase, _ := strings.Cut(h, " (")
+			v := s.Server + " (" + phase
+			if !slices.Contains(by[host], v) {
+				by[host] = append(by[host], v)
+			}
+		}
+	}
+	var out []hostRow
+	for _, h := range sortedKeys(by) {
+		out = append(out, hostRow{h, strings.Join(by[h], ", ")})
+	}
+	return out
+}
+
+func sortedKeys[V any](mp map[string]V) []string {
+	out := make([]string, 0, len(mp))
+	for k := range mp {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func countEgress(p m.Phase) int {

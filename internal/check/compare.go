@@ -82,14 +82,14 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 	}
 	if base == "" {
 		return report.DiffReport{Server: s.Name, Result: diff.Judge(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
-			SuggestedAllow: Suggestion(man, pol, fs)}
+			SuggestedAllow: Suggestion(man, pol, fs), New: man}
 	}
 	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
 	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
-		SuggestedAllow: Suggestion(man, pol, fs)}
+		SuggestedAllow: Suggestion(man, pol, fs), Old: old, New: man}
 }
 
 // Suggestion is the allow-list a server without one could adopt (from

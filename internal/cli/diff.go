@@ -15,7 +15,7 @@ import (
 func runDiff(ctx context.Context, env *Env, args []string) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
-	format := fs.String("format", report.FormatText, "text, json or markdown")
+	format := fs.String("format", report.FormatText, "text, json, markdown or html (the side-by-side rug-pull view)")
 	failOn := fs.String("fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above this severity")
 	cfgPath := fs.String("config", "", "take allow-lists from this configuration…")
 	server := fs.String("server", "", "…for this server")
@@ -55,7 +55,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	r := diff.Compare(mans[0], mans[1], pol)
-	return finishReports(env, *format, *out, []report.DiffReport{{Server: *server, Baseline: true, Result: r}})
+	return finishReports(env, *format, *out, []report.DiffReport{{Server: *server, Baseline: true, Result: r, Old: mans[0], New: mans[1]}})
 }
 
 // readManifest reads a manifest named on the command line; a missing or

@@ -37,6 +37,10 @@ type DiffReport struct {
 	SuggestedAllow *policy.Allow `json:"suggested_allow,omitempty"`
 	// Error is set when the audit of this server could not run.
 	Error string `json:"error,omitempty"`
+	// Old and New are the compared manifests, when at hand, for the
+	// side-by-side HTML view (Old is nil without a baseline).
+	Old *m.Manifest `json:"-"`
+	New *m.Manifest `json:"-"`
 }
 
 // WriteDiffs renders reports in a format.
@@ -51,6 +55,8 @@ func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
 		}{nonNilReports(reports)})
 	case FormatMarkdown:
 		return markdownDiffs(w, reports)
+	case FormatHTML:
+		return htmlDiffs(w, reports)
 	case FormatText, "":
 		for i, r := range reports {
 			if i > 0 {
@@ -60,7 +66,7 @@ func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+	return fmt.Errorf("unknown format %q (want text, json, markdown or html)", format)
 }
 
 func nonNilReports(r []DiffReport) []DiffReport {

@@ -27,19 +27,19 @@ func sampleDiff() []DiffReport {
 	r := diff.Compare(old, new, policy.Policy{FailOn: policy.High})
 	same := diff.Compare(old, old, policy.Policy{FailOn: policy.High})
 	return []DiffReport{
-		{Server: "mail", Baseline: true, Result: r, Accept: "mcp-audit baseline update --server mail --version 1.0.16"},
+		{Server: "mail", Baseline: true, Result: r, Accept: "mcp-audit baseline update --server mail --version 1.0.16", Old: old, New: new},
 		{Server: "notes", Baseline: true, Result: same},
 		{Server: "broken", Error: "fetching npm:broken: not found"},
 	}
 }
 
 func TestDiffRenderers(t *testing.T) {
-	for _, format := range []string{FormatText, FormatMarkdown, FormatJSON} {
+	for _, format := range []string{FormatText, FormatMarkdown, FormatJSON, FormatHTML} {
 		var buf bytes.Buffer
 		if err := WriteDiffs(&buf, format, sampleDiff()); err != nil {
 			t.Fatal(err)
 		}
-		ext := map[string]string{FormatText: "txt", FormatMarkdown: "md", FormatJSON: "json"}[format]
+		ext := map[string]string{FormatText: "txt", FormatMarkdown: "md", FormatJSON: "json", FormatHTML: "html"}[format]
 		golden(t, "diff."+ext, buf.Bytes())
 	}
 }

@@ -35,10 +35,10 @@ func TestRenderersNeutralizeHostileText(t *testing.T) {
 	res := &diff.Result{New: diff.Version{Name: man.Target.Name, Version: man.Target.Version}, Findings: findings,
 		Changes: []diff.Change{{Op: diff.Added, Area: "dns", Phase: man.Phases[0].Name, Subject: "h" + hostileText, Detail: hostileText}},
 		Verdict: "fail", FailOn: policy.High}
-	reports := []DiffReport{{Server: "srv" + hostileText, Result: res, Baseline: true}, {Server: "bad", Error: "err" + hostileText}}
+	reports := []DiffReport{{Server: "srv" + hostileText, Result: res, Baseline: true, New: man}, {Server: "bad", Error: "err" + hostileText}}
 
 	outputs := map[string]*bytes.Buffer{}
-	for _, f := range []string{FormatText, FormatMarkdown, FormatJSON} {
+	for _, f := range []string{FormatText, FormatMarkdown, FormatJSON, FormatHTML} {
 		outputs[f] = &bytes.Buffer{}
 		if err := WriteDiffs(outputs[f], f, reports); err != nil {
 			t.Fatal(err)
@@ -63,6 +63,9 @@ func TestRenderersNeutralizeHostileText(t *testing.T) {
 				t.Errorf("%s: passes %U through", name, r)
 				break
 			}
+		}
+		if name == FormatHTML && (strings.Contains(s, "<script") || strings.Contains(s, "\x1b")) {
+			t.Errorf("html: carries a script or an escape")
 		}
 		if name != FormatJSON && name != "sarif" && strings.Count(s, "\nverdict: pass") > 0 {
 			t.Errorf("%s: the server printed its own verdict line:\n%s", name, s)

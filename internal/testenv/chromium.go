@@ -75,6 +75,11 @@ func LoadPage(t testing.TB, file, fragment string, screenshot bool) Page {
 	dom, logs := run("--dump-dom")
 	p.DOM = string(dom)
 	for _, m := range reConsole.FindAllSubmatch(logs, -1) {
+		// Chromium's own pages log too (a "slow network" notice on a
+		// loaded machine); only the page under test counts.
+		if bytes.Contains(m[1], []byte("source: chrome://")) {
+			continue
+		}
 		p.Console = append(p.Console, string(m[1]))
 	}
 	if screenshot {

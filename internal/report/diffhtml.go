@@ -1,0 +1,66 @@
+package report
+
+import (
+	_ "embed"
+	"html/template"
+	"io"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+)
+
+// FormatHTML is the rug-pull view: one self-contained page with the old
+// and the new version side by side.
+const FormatHTML = "html"
+
+//go:embed diff.html
+var diffPageTemplate string
+
+// diffPage is rendered by html/template, which escapes every value for its
+// context; server-controlled text is also cleaned (textsafe), since bidi
+// overrides and invisible characters would still repaint it. The page has
+// no script.
+var diffPage = template.Must(template.New("diff").Parse(diffPageTemplate))
+
+type diffView struct {
+	Title         string
+	Old, New      string
+	Baseline      bool
+	Verdict       string
+	Error         string
+	Findings      []findingView
+	Areas         []sideArea
+	Changes       []string // when the manifests are not at hand
+	Accept        string
+	NotAcceptable string
+	AcceptedRisk  string
+}
+
+type findingView struct{ Severity, Summary, Where, Evidence string }
+
+// htmlDiffs renders the rug-pull view of every report.
+func htmlDiffs(w io.Writer, reports []DiffReport) error {
+	var views []diffView
+	for _, r := range reports {
+		v := diffView{Title: title(r), Baseline: r.Baseline, Error: textsafe.OneLine(r.Error, 2000),
+			Accept: textsafe.Line(r.Accept, 1000), NotAcceptable: textsafe.Line(r.NotAcceptable, 1000)}
+		if res := r.Result; res != nil {
+			v.Old, v.New, v.Verdict = line(res.Old.Version), line(res.New.Version), res.Verdict
+			for _, f := range res.Findings {
+				v.Findings = append(v.Findings, findingView{f.Severity.String(), textsafe.Line(f.Summary, 1000),
+					textsafe.Line(f.Where(), 300), textsafe.Line(f.Evidence, 2000)})
+			}
+			if ar := res.AcceptedRisk; ar != nil {
+				v.AcceptedRisk = textsafe.Line(ar.At+": "+ar.Reason, 1000)
+			}
+			if r.New != nil {
+				v.Areas = sideBySide(r.Old, r.New)
+			} else {
+				for _, c := range res.Changes {
+					v.Changes = append(v.Changes, textsafe.Line(c.Op+" "+c.Area+" "+c.Subject+" "+c.Detail, 1000))
+				}
+			}
+		}
+		views = append(views, v)
+	}
+	return diffPage.Execute(w, views)
+}
