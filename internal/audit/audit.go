@@ -83,6 +83,8 @@ type Options struct {
 
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string
+	// Progress, when set, hears each step of the audit (progress.go).
+	Progress func(Step)
 }
 
 func (o *Options) defaults() {
@@ -153,6 +155,8 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	t0 := time.Now()
+	o.step(StepInstall, 0, 0)
+	defer o.step(StepDone, 0, 0)
 	p, err := Prepare(ctx, d, o)
 	if err != nil {
 		return nil, err

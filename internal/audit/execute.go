@@ -21,6 +21,7 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 	runCtx, cancel := context.WithTimeout(ctx, o.Deadline)
 	defer cancel()
 	ex := newExecution(d, o, p)
+	o.step(StepStartup, 0, 0)
 	seg, err := ex.start(runCtx)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -41,6 +42,7 @@ func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, erro
 		seg.window(m.PhaseIdle, ex.startupEnd)
 	}
 	deadlineHit := runCtx.Err() != nil && ctx.Err() == nil
+	o.step(StepAnalysis, 0, 0)
 
 	ex.log.Debug("stopping", "ms", time.Since(ex.started).Milliseconds())
 	if res, err := ex.collect(ctx); err != nil {
@@ -131,6 +133,7 @@ func (ex *execution) exercise(ctx context.Context, seg *segment) (*segment, bool
 // the server exited meanwhile.
 func (ex *execution) idle(ctx context.Context, seg *segment) bool {
 	t := time.Now()
+	ex.o.step(StepIdle, 0, 0)
 	seg.window(m.PhaseIdle, t)
 	ex.relist(ctx, seg)
 	exited := waitIdle(ctx, ex.o, seg.run)

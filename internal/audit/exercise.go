@@ -170,6 +170,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 	deadline := time.Now().Add(x.o.CallBudget)
 	restarted := false
 	for i, pc := range plan {
+		x.o.step(StepCalls, i, len(plan))
 		call := m.Call{Phase: pc.phase, Kind: pc.kind, Name: textsafe.Text(pc.name, 512), Args: pc.args, ArgsValid: pc.valid}
 		switch {
 		case seg == nil:

@@ -36,7 +36,6 @@ type auditFlags struct {
 	memory         int64
 	pids           int64
 	keepTrace      string
-	quiet          bool
 	evidence       string
 	responses      stringList
 	upstream       string
@@ -76,7 +75,10 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer closeEngine()
+	pr := newProgress(env, f.quiet)
+	opts.Progress = pr.hook()
 	res, err := audit.Run(ctx, deps, opts)
+	pr.done()
 	if err != nil {
 		if res != nil && ctx.Err() == nil {
 			// The server ran but its evidence could not be collected: the
@@ -144,7 +146,6 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Int64Var(&f.memory, "memory", 2048, "memory limit in MiB")
 	fs.Int64Var(&f.pids, "pids", 512, "process limit")
 	fs.StringVar(&f.keepTrace, "keep-trace", "", "save the raw strace output to this file")
-	fs.BoolVar(&f.quiet, "q", false, "do not print the summary")
 	fs.Usage = func() {
 		fmt.Fprint(env.Stderr, "Usage: mcp-audit audit [flags] TARGET [-- SERVER ARGS]\n\n"+
 			"TARGET is npm:NAME[@VERSION|RANGE|TAG], a package directory, or a .tgz.\n"+

@@ -59,5 +59,8 @@ func updateBaselines(ctx context.Context, env *Env, common commonFlags, cfg *con
 		return nil, err
 	}
 	defer closeEngine()
+	pr := newProgress(env, common.quiet)
+	defer pr.done()
+	o.Base.Progress = pr.hook()
 	return check.UpdateBaselines(ctx, deps, cfg, o)
 }

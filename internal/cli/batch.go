@@ -55,10 +55,15 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	defer closeEngine()
+	pr := newProgress(env, common.quiet)
+	defer pr.done()
 	opts := batch.Options{
 		List: cfg, Out: *out, Jobs: *jobs, ShardK: k, ShardN: n, ServerTimeout: *timeout, RetryFailed: *retry, Runs: *runs,
-		Base:     common.base(env, *network),
-		Progress: env.Stderr,
+		Base: common.base(env, *network),
+	}
+	if pr != nil {
+		// One line per finished server, above the live line.
+		opts.Base.Progress, opts.Progress = pr.hook(), pr
 	}
 	// Prepare the image once, before the parallel audits race to build it.
 	if _, err := sandbox.EnsureImage(ctx, deps.Engine, sandbox.ImageOptions{Ref: common.image, Flavor: common.flavor}); err != nil {

@@ -52,5 +52,8 @@ func runChecks(ctx context.Context, env *Env, common commonFlags, cfg *config.Co
 		return nil, err
 	}
 	defer closeEngine()
+	pr := newProgress(env, common.quiet)
+	defer pr.done()
+	o.Base.Progress = pr.hook()
 	return check.Run(ctx, deps, cfg, o)
 }

@@ -23,6 +23,7 @@ type commonFlags struct {
 	image      string
 	flavor     string
 	verbose    bool
+	quiet      bool
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -33,6 +34,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
 	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
 	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
+	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress on stderr (audit: no summary either)")
 }
 
 func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
