@@ -81,6 +81,10 @@ type Options struct {
 	// profile (see pickClientEnv).
 	Run int
 
+	// Witness also runs the server without the tracer, side by side, and
+	// records what only that run did (see witness.go).
+	Witness bool
+
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string
 }
@@ -159,5 +163,8 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	}
 	defer p.Close()
 	d.Log.Debug("prepared", "ms", time.Since(t0).Milliseconds())
+	if o.Witness {
+		return executeWithWitness(ctx, d, o, p)
+	}
 	return execute(ctx, d, o, p)
 }
