@@ -81,6 +81,9 @@ type Options struct {
 	// profile (see pickClientEnv).
 	Run int
 
+	// ClientInfo is the client identity sent in initialize, NAME/VERSION
+	// (default: that of Claude Desktop, see mcpclient.DefaultClientName).
+	ClientInfo string
 	// Witness also runs the server without the tracer, side by side, and
 	// records what only that run did (see witness.go).
 	Witness bool

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -23,6 +25,8 @@ type commonFlags struct {
 	image      string
 	flavor     string
 	verbose    bool
+	witness    bool
+	clientInfo string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -33,6 +37,8 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
 	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
 	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
+	fs.BoolVar(&c.witness, "witness", true, "also run the server without the tracer and report what only that run did (anti-analysis)")
+	fs.StringVar(&c.clientInfo, "client-info", "", "clientInfo sent in initialize, NAME/VERSION (default: "+mcpclient.DefaultClientName+"/"+mcpclient.DefaultClientVersion+", a popular client's)")
 }
 
 func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
@@ -72,7 +78,8 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // base is the audit settings the command line gives every audit of a
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
-	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles)}
+	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
+		Witness: c.witness, ClientInfo: c.clientInfo}
 }
 
 // trustFiles are the CA bundles a server in open mode trusts besides the
