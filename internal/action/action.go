@@ -56,7 +56,7 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	opts := check.Options{Config: r.cfgPath(), ConfigName: r.in.Config, FailOn: r.in.FailOn,
-		Servers: r.in.Servers, Base: audit.Options{Network: r.in.Network}}
+		Servers: r.in.Servers, Base: audit.Options{Network: r.in.Network, Witness: true}}
 	var pr pullRequest
 	cfg := r.cfg
 	var g *gate

@@ -81,6 +81,13 @@ type Options struct {
 	// profile (see pickClientEnv).
 	Run int
 
+	// ClientInfo is the client identity sent in initialize, NAME/VERSION
+	// (default: that of Claude Desktop, see mcpclient.DefaultClientName).
+	ClientInfo string
+	// Witness also runs the server without the tracer, side by side, and
+	// records what only that run did (see witness.go).
+	Witness bool
+
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string
 	// Progress, when set, hears each step of the audit (progress.go).
@@ -163,5 +170,8 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	}
 	defer p.Close()
 	d.Log.Debug("prepared", "ms", time.Since(t0).Milliseconds())
+	if o.Witness {
+		return executeWithWitness(ctx, d, o, p)
+	}
 	return execute(ctx, d, o, p)
 }

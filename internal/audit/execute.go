@@ -85,7 +85,7 @@ func newExecution(d Deps, o Options, p *Prepared) *execution {
 
 // start starts the first container.
 func (ex *execution) start(ctx context.Context) (*segment, error) {
-	seg, err := startSegment(ctx, ex.sb, ex.p.Spec, ex.p.Canaries)
+	seg, err := startSegment(ctx, ex.sb, ex.p.Spec, ex.p.Canaries, ex.o)
 	if err != nil {
 		return nil, err
 	}

@@ -340,7 +340,7 @@ func (x *exerciser) restart(ctx context.Context, dead *segment, segments *[]*seg
 	}
 	spec := x.spec
 	spec.Install = nil // the install phase ran once; its effects are not in the new sandbox
-	seg, err := startSegment(ctx, x.sb, spec, x.cs)
+	seg, err := startSegment(ctx, x.sb, spec, x.cs, x.o)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func (s *segment) window(name string, start time.Time) {
 	s.windows = append(s.windows, classify.Window{Name: name, Start: start})
 }
 
-func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, cs *canary.Set) (*segment, error) {
+func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, cs *canary.Set, o Options) (*segment, error) {
 	ch := newChannels(cs)
 	spec.Stderr = &ch.errw
 	run, err := sb.Start(ctx, spec)
@@ -39,7 +39,8 @@ func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, c
 		return nil, err
 	}
 	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}, ch: ch}
-	seg.client = mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.observe})
+	seg.client = mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.observe,
+		ClientName: o.clientName(), ClientVersion: o.clientVersion()})
 	seg.window(m.PhaseStartup, run.Started)
 	return seg, nil
 }

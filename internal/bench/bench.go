@@ -99,32 +99,15 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 	fmt.Fprintf(w, "  --network none     %.2f s   %v\n", none.Seconds(), fmtAll(outside[sandbox.NetNone]))
 	fmt.Fprintf(w, "  sink's added cost: %+.2f s per audit (goal < 0.5 s)\n\n", (sinkhole - none).Seconds())
 
+	if err := WitnessCost(ctx, w, d, pinned, o.Runs); err != nil {
+		return err
+	}
+
 	// 3. Exercising a server with many tools end to end.
 	if o.Exercise != "" {
-		p, err := audit.Prepare(ctx, d, audit.Options{Target: o.Exercise, Network: sandbox.NetNone})
-		if err != nil {
+		if err := exerciseCost(ctx, w, d, o.Exercise); err != nil {
 			return err
 		}
-		ex := "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version
-		p.Close()
-		start := time.Now()
-		res, err := audit.Run(ctx, d, audit.Options{Target: ex, CallTimeout: 5 * time.Second})
-		if err != nil {
-			return err
-		}
-		outcomes := map[string]int{}
-		for _, c := range res.Manifest.Calls {
-			outcomes[c.Outcome]++
-		}
-		var calls time.Duration
-		for _, pt := range res.Manifest.Run.PhaseTimingMS {
-			if pt.Phase == "calls" {
-				calls = time.Duration(pt.MS) * time.Millisecond
-			}
-		}
-		fmt.Fprintf(w, "exercising %s end to end (every tool, prompt and resource, sinkhole):\n", ex)
-		fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n\n", time.Since(start).Seconds(), calls.Seconds(),
-			len(res.Manifest.Calls), outcomes)
 	}
 	if o.Self != "" {
 		if err := analysisCost(ctx, w, o.Self); err != nil {
@@ -250,4 +233,33 @@ func fmtAll(d []time.Duration) string {
 		}
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// exerciseCost times the full exercise of a server with many tools.
+func exerciseCost(ctx context.Context, w io.Writer, d audit.Deps, server string) error {
+	p, err := audit.Prepare(ctx, d, audit.Options{Target: server, Network: sandbox.NetNone})
+	if err != nil {
+		return err
+	}
+	ex := "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version
+	p.Close()
+	start := time.Now()
+	res, err := audit.Run(ctx, d, audit.Options{Target: ex, CallTimeout: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	outcomes := map[string]int{}
+	for _, c := range res.Manifest.Calls {
+		outcomes[c.Outcome]++
+	}
+	var calls time.Duration
+	for _, pt := range res.Manifest.Run.PhaseTimingMS {
+		if pt.Phase == "calls" {
+			calls = time.Duration(pt.MS) * time.Millisecond
+		}
+	}
+	fmt.Fprintf(w, "exercising %s end to end (every tool, prompt and resource, sinkhole):\n", ex)
+	fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n\n", time.Since(start).Seconds(), calls.Seconds(),
+		len(res.Manifest.Calls), outcomes)
+	return nil
 }

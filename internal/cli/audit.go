@@ -195,7 +195,7 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv,
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
-		Deadline: f.timeout, KeepTrace: f.keepTrace,
+		Deadline: f.timeout, KeepTrace: f.keepTrace, Witness: f.witness, ClientInfo: f.clientInfo,
 		Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids},
 	}
 	if f.cmd != "" {

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -24,6 +26,8 @@ type commonFlags struct {
 	flavor     string
 	verbose    bool
 	quiet      bool
+	witness    bool
+	clientInfo string
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -35,6 +39,8 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
 	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
 	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress on stderr (audit: no summary either)")
+	fs.BoolVar(&c.witness, "witness", true, "also run the server without the tracer and report what only that run did (anti-analysis)")
+	fs.StringVar(&c.clientInfo, "client-info", "", "clientInfo sent in initialize, NAME/VERSION (default: "+mcpclient.DefaultClientName+"/"+mcpclient.DefaultClientVersion+", a popular client's)")
 }
 
 func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
@@ -74,7 +80,8 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // base is the audit settings the command line gives every audit of a
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
-	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles)}
+	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
+		Witness: c.witness, ClientInfo: c.clientInfo}
 }
 
 // trustFiles are the CA bundles a server in open mode trusts besides the

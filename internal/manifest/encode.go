@@ -60,6 +60,7 @@ func Canonicalize(m *Manifest) {
 	m.Target.Service = sortedUnique(m.Target.Service, strings.Compare)
 	m.Target.Supplied = sortedUnique(m.Target.Supplied, strings.Compare)
 
+	m.Witness = sortedUnique(m.Witness, compareWitness)
 	m.Tools = slices.Clone(m.Tools)
 	for i := range m.Tools {
 		m.Tools[i].InputSchema = CanonicalJSON(m.Tools[i].InputSchema)

@@ -32,7 +32,11 @@ type Manifest struct {
 	// when listed again after the calls; the lists above keep what was
 	// first listed. Omitted when nothing changed.
 	ListChanges []ListChange `json:"list_changes,omitempty"`
-	Phases      []Phase      `json:"phases"`
+	// Witness lists what the witness run (the same server without the
+	// tracer) did that the traced run did not; omitted when nothing
+	// differed or no witness run was made.
+	Witness []WitnessDifference `json:"witness,omitempty"`
+	Phases  []Phase             `json:"phases"`
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`

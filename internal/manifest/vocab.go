@@ -17,6 +17,9 @@ const (
 	PhaseStartup = "startup"
 	// PhaseIdle is the server left alone after the calls.
 	PhaseIdle = "idle"
+	// PhaseWitness is the phase of findings that compare the traced run
+	// with the witness run (the same server, not traced).
+	PhaseWitness = "witness"
 
 	// PhaseCallPrefix starts the phase of a tool call.
 	PhaseCallPrefix = "call:"

@@ -59,7 +59,17 @@ type Options struct {
 	// lines that are not JSON-RPC, and the head and tail of oversized
 	// messages. It runs on the reading goroutine and must not block.
 	Observe func(Observation)
+	// ClientName and ClientVersion are the clientInfo sent in initialize
+	// (default: DefaultClientName, DefaultClientVersion).
+	ClientName, ClientVersion string
 }
+
+// The clientInfo a popular MCP client sends (Claude Desktop), so a server
+// cannot tell the audit from a user by the name its client gives.
+const (
+	DefaultClientName    = "claude-ai"
+	DefaultClientVersion = "0.1.0"
+)
 
 // Channels of an Observation.
 const (

@@ -1,6 +1,7 @@
 package mcpclient
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -44,7 +45,7 @@ func (c *Client) Initialize(ctx context.Context) (*InitializeResult, error) {
 			"sampling":    map[string]any{},
 			"elicitation": map[string]any{},
 		},
-		"clientInfo": map[string]any{"name": "mcp-audit", "version": "1"},
+		"clientInfo": map[string]any{"name": cmp.Or(c.opts.ClientName, DefaultClientName), "version": cmp.Or(c.opts.ClientVersion, DefaultClientVersion)},
 	})
 	if err != nil {
 		return nil, err

@@ -20,11 +20,18 @@ import (
 // confined by the seccomp profile (JSON) and marked with labels for GC.
 func createOptions(spec Spec, network container.NetworkMode, seccomp string, labels map[string]string) client.ContainerCreateOptions {
 	lim := spec.Limits.withDefaults()
-	return client.ContainerCreateOptions{
-		Config:     containerConfig(spec, lim, labels),
-		HostConfig: hostConfig(spec, lim, network, seccomp),
+	cfg := containerConfig(spec, lim, labels)
+	if !network.IsContainer() {
+		// Behind a sink the server has the sink's hostname (the engine
+		// refuses one for a container that joins another's network).
+		cfg.Hostname = Hostname
 	}
+	return client.ContainerCreateOptions{Config: cfg, HostConfig: hostConfig(spec, lim, network, seccomp)}
 }
+
+// Hostname is the sandbox's host name: a workstation's, not the engine's
+// default (the container id's first twelve hex digits, a container tell).
+const Hostname = "dev-workstation"
 
 // containerConfig runs entry.sh as root with the server command as its
 // arguments: the entrypoint needs root to start the tracer and then drops

@@ -144,7 +144,7 @@ func TestEntryEnv(t *testing.T) {
 				"MCP_AUDIT_SCAN_DIR=", "MCP_AUDIT_SCAN_LIMITS=64 256", "MCP_AUDIT_NOTRACE=1",
 				"MCP_AUDIT_INSTALL_DIR=/pkg", "MCP_AUDIT_INSTALL_SCRIPT=" + InstallMarker + "\nnpm ci",
 				"MCP_AUDIT_INSTALL_GID=2000", "MCP_AUDIT_INSTALL_TIMEOUT=1",
-				"NODE_EXTRA_CA_CERTS=/opt/mcp-audit/ca.pem", "SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",
+				"NODE_EXTRA_CA_CERTS=/usr/local/share/ca-certificates/corp-root-ca.crt", "SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt",
 				"REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt", "CURL_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt",
 				"GIT_SSL_CAINFO=/etc/ssl/certs/ca-certificates.crt"},
 		},
@@ -191,11 +191,15 @@ func TestContainerConfig(t *testing.T) {
 	got.Env = nil // TestEntryEnv
 	want := &container.Config{
 		Image: "img", Cmd: []string{"/bin/sh", entryPath, "node", "server.js"},
-		User: "0:0", WorkingDir: "/", Labels: labels,
+		User: "0:0", WorkingDir: "/", Labels: labels, Hostname: Hostname,
 		OpenStdin: true, StdinOnce: true, AttachStdin: true, AttachStdout: true, AttachStderr: true,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	// Behind a sink the engine refuses a hostname: the sink's is used.
+	if h := createOptions(spec, networkFor("sink1"), "PROFILE", labels).Config.Hostname; h != "" {
+		t.Errorf("hostname %q set for a container on the sink's network", h)
 	}
 }
 

@@ -38,10 +38,11 @@ as_user() { setpriv --reuid="$UID_" --regid="$UID_" --clear-groups "$@"; }
 if [ -f /opt/mcp-audit/resolv.conf ]; then
 	cat /opt/mcp-audit/resolv.conf >/etc/resolv.conf || note "resolv.conf not replaced"
 fi
-if [ -f /opt/mcp-audit/ca.pem ]; then
+CA=/usr/local/share/ca-certificates/corp-root-ca.crt
+if [ -f "$CA" ]; then
 	# Trust the run's interception CA (or, in open mode, the host's extra
 	# CAs) system-wide; node gets it through NODE_EXTRA_CA_CERTS.
-	cat /opt/mcp-audit/ca.pem >>/etc/ssl/certs/ca-certificates.crt || note "ca not added"
+	cat "$CA" >>/etc/ssl/certs/ca-certificates.crt || note "ca not added"
 fi
 if ! as_user tar -x -C "$HOME" </opt/mcp-audit/home.tar; then
 	note "seed-failed"

@@ -52,7 +52,9 @@ const (
 	sinkConfig  = sinkDir + "/config.json"
 	sinkLogDir  = "/var/lib/mcp-audit-sink"
 	sinkLog     = sinkLogDir + "/events.jsonl"
-	serverCA    = "/opt/mcp-audit/ca.pem"
+	// serverCA is where a user's machine keeps a CA it was told to trust
+	// (a corporate TLS proxy's): nothing in the path names the audit.
+	serverCA = "/usr/local/share/ca-certificates/corp-root-ca.crt"
 )
 
 // SinkBinary returns a static Linux build of mcp-audit to run as the sink:
@@ -152,7 +154,7 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 	pids := int64(64)
 	created, err := s.Engine.ContainerCreate(ctx, client.ContainerCreateOptions{
 		Config: &container.Config{
-			Image: img, User: "0:0", WorkingDir: "/",
+			Image: img, User: "0:0", WorkingDir: "/", Hostname: Hostname, // the server shares its UTS namespace
 			Cmd:          []string{sinkBinPath, "sink", "--config", sinkConfig},
 			AttachStdout: true, AttachStderr: true,
 			Labels: ownerLabels(spec.Limits.withDefaults().Deadline),

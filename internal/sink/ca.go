@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// NewCA creates a per-run certificate authority, valid for a day. The
+// NewCA creates a per-run certificate authority. The
 // sandbox trusts the certificate; the key stays in the sink container.
 func NewCA() (certPEM, keyPEM []byte, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -26,10 +26,12 @@ func NewCA() (certPEM, keyPEM []byte, err error) {
 	}
 	serial, _ := rand.Int(rand.Reader, big.NewInt(1<<62))
 	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: "mcp-audit sinkhole CA (per run)", Organization: []string{"mcp-audit"}},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
+		SerialNumber: serial,
+		// What a corporate TLS proxy's root looks like on a user's
+		// machine: nothing names the audit, and it is not a day old.
+		Subject:               pkix.Name{CommonName: "Corporate Root CA", Organization: []string{"IT Security"}},
+		NotBefore:             time.Now().AddDate(-1, 0, 0),
+		NotAfter:              time.Now().AddDate(9, 0, 0),
 		IsCA:                  true,
 		BasicConstraintsValid: true,
 		MaxPathLenZero:        true,

@@ -1,0 +1,169 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// A traced process can always tell it is traced (TracerPid in
+// /proc/self/status, its parent's name), so a server can stay dormant
+// under the tracer. The witness run is the same server, the same
+// canaries and the same calls, without the tracer, observed only from
+// outside its processes: the sink (its own container), the access-time
+// witness and what the server wrote and said. Whatever it shows there
+// and not in the traced run is a difference the policy judges critical.
+
+// executeWithWitness runs the traced run and the witness run side by side
+// and records their differences in the traced run's manifest.
+func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, error) {
+	wp, err := p.forWitness()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+	}
+	t0 := time.Now()
+	type outcome struct {
+		res *Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		r, err := execute(ctx, d, o, wp)
+		done <- outcome{r, err}
+	}()
+	res, err := execute(ctx, d, o, p)
+	w := <-done
+	if err != nil {
+		return res, err
+	}
+	if w.err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return res, fmt.Errorf("witness run: %w", w.err)
+	}
+	man := res.Manifest
+	man.Witness = witnessDifferences(man, w.res.Manifest)
+	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
+	if w.res.Manifest.Outcome.Status != man.Outcome.Status {
+		man.Run.Notes = append(man.Run.Notes, "the witness run ended "+w.res.Manifest.Outcome.Status+", the traced run "+man.Outcome.Status)
+	}
+	m.Canonicalize(man)
+	return res, nil
+}
+
+// forWitness is the same preparation for an untraced run, with its own
+// copy of the manifest.
+func (p *Prepared) forWitness() (*Prepared, error) {
+	b, err := json.Marshal(p.Manifest)
+	if err != nil {
+		return nil, fmt.Errorf("copying the manifest: %w", err)
+	}
+	w := *p
+	w.Manifest = new(m.Manifest)
+	if err := json.Unmarshal(b, w.Manifest); err != nil {
+		return nil, fmt.Errorf("copying the manifest: %w", err)
+	}
+	w.Spec.NoTrace = true
+	w.Spec.Install = nil // install scripts ran traced; the witness is about the server
+	return &w, nil
+}
+
+// witnessDifferences lists what the witness run saw from outside the
+// server that the traced run did not see at all.
+func witnessDifferences(traced, witness *m.Manifest) []m.WitnessDifference {
+	seen := observations(traced)
+	tells := tracerTells(traced)
+	var out []m.WitnessDifference
+	for subject, ev := range observations(witness) {
+		if _, ok := seen[subject]; ok {
+			continue
+		}
+		out = append(out, m.WitnessDifference{Subject: subject, Traced: "nothing" + tells, Witness: strings.Join(ev, "; ")})
+	}
+	return out
+}
+
+// observations maps what a run did that can be seen from outside the
+// server's processes (canaries read, sent, written or shown; hosts
+// contacted, by registrable domain, so random labels do not count) to
+// its evidence.
+func observations(man *m.Manifest) map[string][]string {
+	out := map[string][]string{}
+	add := func(subject, phase, evidence string) {
+		if strings.HasSuffix(subject, " ") {
+			return // a host without a name
+		}
+		if len(out[subject]) < 3 {
+			out[subject] = append(out[subject], phase+": "+evidence)
+		}
+	}
+	for _, ph := range man.Phases {
+		for _, h := range ph.Canaries {
+			if verb := canaryVerb(h.How); verb != "" {
+				add("canary "+h.Canary+" "+verb, ph.Name, h.Evidence)
+			}
+		}
+		for _, q := range ph.DNS {
+			add("host "+hosts.Registrable(q.Name), ph.Name, "looked up "+q.Name)
+		}
+		for _, r := range ph.Requests {
+			add("host "+hosts.Registrable(r.Host), ph.Name, r.Method+" "+r.Host)
+		}
+		for _, c := range ph.Network {
+			if c.Category == m.ConnEgress && c.Name != "" {
+				add("host "+hosts.Registrable(c.Name), ph.Name, c.Op+" "+c.Name)
+			}
+		}
+	}
+	for k, v := range out {
+		slices.Sort(v)
+		out[k] = v
+	}
+	return out
+}
+
+// canaryVerb groups the ways a canary shows by what an outside observer
+// can see: a read (the trace's or the access-time witness's), data sent
+// to the network, a file written, text given to the client. Ways only the
+// trace sees (argv, renames) have no verb.
+func canaryVerb(how string) string {
+	switch how {
+	case m.HowFileRead, m.HowFileReadWitness:
+		return "read"
+	case m.HowSent:
+		return "sent"
+	case m.HowWrittenToFile:
+		return "written to a file"
+	case m.HowMCPOutput, m.HowServerRequest, m.HowNotification, m.HowStderr, m.HowStdout:
+		return "shown to the client"
+	}
+	return ""
+}
+
+// tracerTells names the reads by which the traced run could have noticed
+// the tracer, for the evidence.
+func tracerTells(man *m.Manifest) string {
+	var paths []string
+	for _, ph := range man.Phases {
+		for _, f := range ph.Files {
+			if f.Category == m.CatAntiAnalysis && !slices.Contains(paths, f.Path) {
+				paths = append(paths, f.Path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	slices.Sort(paths)
+	if len(paths) > 3 {
+		paths = paths[:3]
+	}
+	return " (it read " + strings.Join(paths, ", ") + ")"
+}
