@@ -26,6 +26,7 @@ const (
 	Workspace = "/home/dev/workspace"
 	AppRoot   = "/srv/mcp"
 	NodeBin   = "/usr/local/bin/node"
+	PythonBin = "/usr/bin/python3"
 	resolver  = "127.0.0.1"
 )
 

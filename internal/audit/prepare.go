@@ -85,6 +85,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if spec.Kind != target.KindNPM {
 		layout.AppRoot = "" // local packages carry their own node_modules
 	}
+	if pkg.Python != nil {
+		layout.AppRoot, layout.Runtime = AppRoot, PythonBin // site/ holds the dependencies too
+	}
 	cs := canary.Generate(o.CanaryEnv)
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion,
@@ -96,6 +99,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
 	man.Run.ClientEnv = clientName
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
+	if pkg.Python != nil {
+		pythonSpec(&sbSpec, pkg, man, o.InstallTimeout)
+	}
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
 		if o.Scripts == ScriptsSkip {
 			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))
@@ -120,8 +126,8 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 }
 
 func ecosystem(s target.Spec) string {
-	if s.Kind == target.KindNPM {
-		return "npm"
+	if s.Kind == target.KindNPM || s.Kind == target.KindPyPI {
+		return s.Kind
 	}
 	return "local"
 }
@@ -131,6 +137,12 @@ func entry(o Options, pkg *target.Package, pkgRoot string) ([]string, error) {
 	var argv []string
 	if len(o.Command) > 0 {
 		argv = append(argv, o.Command...)
+	} else if pkg.Python != nil {
+		rel, err := pythonEntry(o, pkg)
+		if err != nil {
+			return nil, err
+		}
+		argv = []string{PythonBin, path.Join(pkgRoot, rel)}
 	} else {
 		rel, err := pkg.Manifest.Entry(o.Bin)
 		if err != nil {

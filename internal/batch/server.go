@@ -69,6 +69,10 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 		tgt = "npm:" + s.Spec.Name + "@" + v.Version
 		rec.Target = tgt
 	}
+	if s.Spec.Kind == target.KindPyPI {
+		tgt = s.Spec.Raw // resolved against the index by the audit itself
+		rec.Target = tgt
+	}
 	res, err := auditServer(ctx, d, o, s, tgt)
 	if err != nil && (res == nil || res.Manifest == nil) {
 		return fail(err)

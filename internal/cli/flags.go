@@ -19,6 +19,7 @@ import (
 // commonFlags are shared by every command that runs audits.
 type commonFlags struct {
 	registry   string
+	indexURL   string
 	caFiles    stringList
 	cacheDir   string
 	prerelease bool
@@ -32,6 +33,7 @@ type commonFlags struct {
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.registry, "registry", "", "npm registry URL (default: NPM_CONFIG_REGISTRY, .npmrc, then npm's public registry)")
+	fs.StringVar(&c.indexURL, "index-url", "", "PyPI simple index URL for pypi: targets (default: PIP_INDEX_URL, pip.conf, then pip's public index)")
 	fs.Var(&c.caFiles, "ca-file", "extra CA bundle to trust for the registry (repeatable; NODE_EXTRA_CA_CERTS and SSL_CERT_FILE are honored too)")
 	fs.StringVar(&c.cacheDir, "cache-dir", "", "where installs are cached (default: "+target.DefaultCacheDir()+")")
 	fs.BoolVar(&c.prerelease, "prerelease", false, "let version ranges match prereleases")
@@ -57,7 +59,8 @@ func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
 	if cache == "" {
 		cache = target.DefaultCacheDir()
 	}
-	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease}, nil
+	return &target.Fetcher{Registry: reg, CacheDir: cache, Prerelease: c.prerelease,
+		PyPI: target.LoadPyPIConfig(env.Getenv, c.indexURL), PyPIHTTP: reg.HTTP}, nil
 }
 
 // deps builds what every auditing command needs: the logger, the

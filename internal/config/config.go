@@ -257,7 +257,7 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 		return fail(s.Line, "server %s: target is missing (npm:NAME, a directory or a .tgz)", s.Name)
 	}
 	t := s.Target
-	if !strings.HasPrefix(t, "npm:") && !filepath.IsAbs(t) {
+	if !strings.HasPrefix(t, "npm:") && !strings.HasPrefix(t, "pypi:") && !filepath.IsAbs(t) {
 		t = filepath.Join(dir, t)
 	}
 	spec, err := target.ParseSpec(t)

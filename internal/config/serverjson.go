@@ -59,7 +59,7 @@ func (s *Server) fromServerJSON(path string) error {
 	}
 	for _, p := range sj.Packages {
 		typ := strings.ToLower(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
-		if typ != "npm" {
+		if typ != "npm" && typ != "pypi" {
 			continue
 		}
 		id := p.Identifier
@@ -70,7 +70,14 @@ func (s *Server) fromServerJSON(path string) error {
 			return fmt.Errorf("%s: npm package without identifier", path)
 		}
 		s.Target = "npm:" + id
-		if s.Version == "" && s.Range == "" {
+		if typ == "pypi" {
+			// A Python target carries its version in the spec; version:
+			// and range: are semver, for npm.
+			s.Target = "pypi:" + id
+			if p.Version != "" {
+				s.Target += "@==" + p.Version
+			}
+		} else if s.Version == "" && s.Range == "" {
 			s.Version = p.Version
 		}
 		for _, a := range append(p.PackageArguments, p.PackageArgsOld...) {
@@ -103,5 +110,5 @@ func (s *Server) fromServerJSON(path string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s has no npm package", path)
+	return fmt.Errorf("%s has no npm or pypi package", path)
 }

@@ -26,7 +26,7 @@ import (
 
 // ImageVersion changes whenever the image layout the entrypoint relies on
 // changes; images with another version are rebuilt.
-const ImageVersion = "1"
+const ImageVersion = "2"
 
 // DefaultImage is the tag of the sandbox image.
 const DefaultImage = "mcp-audit-sandbox:" + ImageVersion
@@ -184,7 +184,7 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 		mirror = debianMirror()
 	}
 	fmt.Fprintf(opt.Log, "debootstrap bookworm from %s\n", mirror)
-	cmd := exec.CommandContext(ctx, "debootstrap", "--variant=minbase", "--include=strace,ca-certificates",
+	cmd := exec.CommandContext(ctx, "debootstrap", "--variant=minbase", "--include="+offlinePackages,
 		"bookworm", dir, mirror)
 	cmd.Stdout, cmd.Stderr = opt.Log, opt.Log
 	if err := cmd.Run(); err != nil {
@@ -231,6 +231,11 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 	defer res.Close()
 	return readJSONMessages(res, opt.Log, "importing offline sandbox image")
 }
+
+// offlinePackages are the Debian packages of the offline image: the
+// tracer, the CA store, and a Python runtime with pip for Python targets
+// (python3-pip brings setuptools and wheel, which build sdists offline).
+const offlinePackages = "strace,ca-certificates,python3,python3-pip,python3-venv"
 
 // findNpm locates npm's package directory next to a node installation.
 func findNpm(node string) (string, error) {

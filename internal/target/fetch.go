@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,6 +40,8 @@ type Package struct {
 	Dir string
 	// Manifest is the installed package.json.
 	Manifest PackageJSON
+	// Python is set for Python targets (Dir is then PySite).
+	Python *PyDist
 	// Cached is true when no download or install was needed.
 	Cached bool
 	// Temporary roots are removed by Cleanup.
@@ -66,6 +69,10 @@ type Fetcher struct {
 	// Installer runs npm in a container; nothing is installed or built on
 	// the host. Needed whenever dependencies must be installed.
 	Installer Installer
+	// PyPI is the simple index for Python targets; PyPIHTTP its client
+	// (http.DefaultClient when nil).
+	PyPI     PyPIConfig
+	PyPIHTTP *http.Client
 }
 
 func (f *Fetcher) log() *slog.Logger {
@@ -98,6 +105,8 @@ func (f *Fetcher) Fetch(ctx context.Context, s Spec) (*Package, error) {
 		return f.fetchDir(ctx, s.Path)
 	case KindTarball:
 		return f.fetchTarball(ctx, s.Path)
+	case KindPyPI, KindWheel, KindSdist, KindPyDir:
+		return f.fetchPython(ctx, s)
 	}
 	return nil, fmt.Errorf("%w: unknown target kind %q", ErrUsage, s.Kind)
 }

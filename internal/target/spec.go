@@ -38,7 +38,8 @@ type Spec struct {
 // npm package names: optional @scope/, lowercase URL-safe characters.
 var reName = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$`)
 
-// ParseSpec parses "npm:NAME[@RANGE]", a directory, or a .tgz file.
+// ParseSpec parses "npm:NAME[@RANGE]", "pypi:NAME[@SPECIFIER]", a
+// directory, a .tgz file, a wheel or an sdist.
 func ParseSpec(s string) (Spec, error) {
 	if rest, ok := strings.CutPrefix(s, "npm:"); ok {
 		name, rng := rest, ""
@@ -50,7 +51,13 @@ func ParseSpec(s string) (Spec, error) {
 		}
 		return Spec{Kind: KindNPM, Name: name, Range: rng, Raw: s}, nil
 	}
+	if rest, ok := strings.CutPrefix(s, "pypi:"); ok {
+		return parsePySpec(s, rest)
+	}
 	st, err := os.Stat(s)
+	if k := localPyKind(s, err == nil && st.IsDir()); err == nil && k != "" {
+		return Spec{Kind: k, Path: s, Raw: s}, nil
+	}
 	switch {
 	case err == nil && st.IsDir():
 		return Spec{Kind: KindDir, Path: s, Raw: s}, nil
