@@ -416,9 +416,13 @@ type Run struct {
 	// StdoutNoise counts non-JSON lines the server printed on stdout.
 	StdoutNoise int      `json:"stdout_noise,omitempty"`
 	Notes       []string `json:"notes"`
-	// Unstable lists behavior seen in only some of several runs (--runs);
-	// the phases keep what every run did.
+	// Unstable lists behavior seen in only some of several runs (--runs)
+	// and dropped from the phases as noise: no finding at medium or above.
 	Unstable []string `json:"unstable,omitempty"`
+	// UnstableKept lists behavior seen in only some runs that the phases
+	// keep anyway because it carries a finding (medium or above): noise
+	// is dropped, danger never is.
+	UnstableKept []string `json:"unstable_kept,omitempty"`
 }
 
 // PhaseTiming is how long a phase lasted in this run.
