@@ -282,6 +282,11 @@ func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, ca
 		seg.mcpHits[pc.phase] = append(seg.mcpHits[pc.phase], m.CanaryHit{Canary: h.Canary, How: m.HowMCPOutput,
 			Evidence: pc.method + " " + textsafe.Text(pc.name, 200), Encoding: h.Encoding})
 	}
+	// The model reads what a call returns: its text is judged like a
+	// description (kept as a message of channel result when it carries
+	// instructions for the model).
+	now, text := time.Now(), slices.Clone(raw)
+	seg.ch.enqueueSized(int64(len(text)), func() { seg.ch.judge(now, m.ChannelResult, pc.method, jsonText(text), false) })
 	var res struct {
 		IsError bool `json:"isError"`
 		Content []struct {

@@ -205,7 +205,8 @@ type Phase struct {
 	Messages []ServerMessage `json:"messages,omitempty"`
 }
 
-// ServerMessage is text the server sent outside the results of calls.
+// ServerMessage is text the server sent that is worth judging: outside
+// the results of calls, or a result whose text looks aimed at the model.
 type ServerMessage struct {
 	Channel string `json:"channel"`
 	// Method is the request's or notification's method, or the method of
