@@ -42,6 +42,9 @@ type exerciser struct {
 	log      *slog.Logger
 	calls    []m.Call
 	restarts int
+	// relisted are the lists read again when the server announced a
+	// change (notifications/*/list_changed).
+	relisted []*session
 }
 
 // plan lists the calls to make: every tool (or the configured subset) in
@@ -240,6 +243,8 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *
 		x.settle(ctx, seg)
 		if isDone(seg.run.Done()) {
 			call.Outcome, call.Detail = m.CallServerDied, "the server exited after answering"
+		} else if seg.ch.listChanged.Swap(false) {
+			x.relistNow(ctx, seg)
 		}
 	}
 	if call.Content == nil {
