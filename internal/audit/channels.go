@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
@@ -44,7 +45,10 @@ type channels struct {
 	dropped int
 	// judged counts the bytes of text judged so far.
 	judged int
-	errw   lineWriter
+	// listChanged is set when the server sends notifications/*/list_changed
+	// and cleared when the audit lists again (a client refreshes at once).
+	listChanged atomic.Bool
+	errw        lineWriter
 
 	// Searching and judging run on their own goroutine, off the protocol's
 	// path: a server that floods stdout or stderr must not turn its own
@@ -205,6 +209,9 @@ var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)
 // observe queues one observation of the MCP client, stamped now.
 func (ch *channels) observe(o mcpclient.Observation) {
 	now := time.Now()
+	if o.Channel == mcpclient.ChanNotification && strings.HasSuffix(o.Method, "/list_changed") {
+		ch.listChanged.Store(true)
+	}
 	o.Data = bytes.Clone(o.Data)
 	ch.enqueueSized(int64(len(o.Data)), func() { ch.process(now, o) })
 }

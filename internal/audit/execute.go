@@ -65,8 +65,10 @@ type execution struct {
 	ses      session
 	// later is what the server listed again after the calls (nil when
 	// no calls were made or the server was gone).
-	later  *session
-	timing []m.PhaseTiming
+	later *session
+	// relisted are the listings made when the server announced a change.
+	relisted []*session
+	timing   []m.PhaseTiming
 	// startupTimeout is how long initialize is given: the install phase
 	// runs before the server starts, so its time is added.
 	startupTimeout time.Duration
@@ -120,6 +122,7 @@ func (ex *execution) exercise(ctx context.Context, seg *segment) (*segment, bool
 	t := time.Now()
 	seg, exited := xr.run(ctx, seg, &ex.segments)
 	man.Calls = xr.calls
+	ex.relisted = xr.relisted
 	if len(xr.calls) > 0 {
 		ex.timing = append(ex.timing, m.PhaseTiming{Phase: "calls", MS: time.Since(t).Milliseconds()})
 	}
@@ -208,7 +211,7 @@ func (ex *execution) classify(ctx context.Context) (*Result, error) {
 func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *Result {
 	man, cs := ex.p.Manifest, ex.p.Canaries
 	fillServer(man, &ex.ses, cs)
-	man.ListChanges = listChanges(man, ex.later, cs)
+	man.ListChanges = allListChanges(man, append(ex.relisted, ex.later), cs)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	man.Run.PhaseTimingMS = ex.timing
 	man.Run.Trace = stats

@@ -42,6 +42,9 @@ type exerciser struct {
 	log      *slog.Logger
 	calls    []m.Call
 	restarts int
+	// relisted are the lists read again when the server announced a
+	// change (notifications/*/list_changed).
+	relisted []*session
 }
 
 // plan lists the calls to make: every tool (or the configured subset) in
@@ -241,6 +244,8 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *
 		x.settle(ctx, seg)
 		if isDone(seg.run.Done()) {
 			call.Outcome, call.Detail = m.CallServerDied, "the server exited after answering"
+		} else if seg.ch.listChanged.Swap(false) {
+			x.relistNow(ctx, seg)
 		}
 	}
 	if call.Content == nil {
@@ -283,6 +288,11 @@ func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, ca
 		seg.mcpHits[pc.phase] = append(seg.mcpHits[pc.phase], m.CanaryHit{Canary: h.Canary, How: m.HowMCPOutput,
 			Evidence: pc.method + " " + textsafe.Text(pc.name, 200), Encoding: h.Encoding})
 	}
+	// The model reads what a call returns: its text is judged like a
+	// description (kept as a message of channel result when it carries
+	// instructions for the model).
+	now, text := time.Now(), slices.Clone(raw)
+	seg.ch.enqueueSized(int64(len(text)), func() { seg.ch.judge(now, m.ChannelResult, pc.method, jsonText(text), false) })
 	var res struct {
 		IsError bool `json:"isError"`
 		Content []struct {

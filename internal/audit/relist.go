@@ -24,6 +24,45 @@ func (ex *execution) relist(ctx context.Context, seg *segment) {
 	ex.later = later
 }
 
+// maxRelists bounds the listings a server can ask for by announcing
+// changes.
+const maxRelists = 5
+
+// relistNow lists again right after a call during which the server
+// announced that a list changed, as a client does: a server that shows a
+// new text only until its next call is seen. The lists are compared with
+// the first ones with the others (allListChanges).
+func (x *exerciser) relistNow(ctx context.Context, seg *segment) {
+	if x.ses.init == nil || len(x.relisted) >= maxRelists {
+		return
+	}
+	later := &session{init: x.ses.init}
+	listAll(ctx, x.o, seg.client, later)
+	x.relisted = append(x.relisted, later)
+}
+
+// allListChanges compares every later listing with the first one; a
+// change seen in several is listed once, as first seen.
+func allListChanges(man *m.Manifest, sessions []*session, cs *canary.Set) []m.ListChange {
+	seen := map[string]bool{}
+	var out []m.ListChange
+	for _, s := range sessions {
+		for _, c := range listChanges(man, s, cs) {
+			if k := c.List + "\x00" + c.Name + "\x00" + c.Field; !seen[k] {
+				seen[k] = true
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b m.ListChange) int {
+		return cmp.Or(cmp.Compare(a.List, b.List), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Field, b.Field))
+	})
+	if len(out) > maxTools {
+		out = out[:maxTools]
+	}
+	return out
+}
+
 // listChanges compares what was listed first (already in man) with what
 // was listed after the calls.
 func listChanges(man *m.Manifest, later *session, cs *canary.Set) []m.ListChange {

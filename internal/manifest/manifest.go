@@ -209,7 +209,8 @@ type Phase struct {
 	Messages []ServerMessage `json:"messages,omitempty"`
 }
 
-// ServerMessage is text the server sent outside the results of calls.
+// ServerMessage is text the server sent that is worth judging: outside
+// the results of calls, or a result whose text looks aimed at the model.
 type ServerMessage struct {
 	Channel string `json:"channel"`
 	// Method is the request's or notification's method, or the method of
@@ -420,9 +421,13 @@ type Run struct {
 	// StdoutNoise counts non-JSON lines the server printed on stdout.
 	StdoutNoise int      `json:"stdout_noise,omitempty"`
 	Notes       []string `json:"notes"`
-	// Unstable lists behavior seen in only some of several runs (--runs);
-	// the phases keep what every run did.
+	// Unstable lists behavior seen in only some of several runs (--runs)
+	// and dropped from the phases as noise: no finding at medium or above.
 	Unstable []string `json:"unstable,omitempty"`
+	// UnstableKept lists behavior seen in only some runs that the phases
+	// keep anyway because it carries a finding (medium or above): noise
+	// is dropped, danger never is.
+	UnstableKept []string `json:"unstable_kept,omitempty"`
 }
 
 // PhaseTiming is how long a phase lasted in this run.

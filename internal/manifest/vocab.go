@@ -115,6 +115,7 @@ const (
 	ChannelStderr       = "stderr"       // a line on standard error
 	ChannelStdout       = "stdout"       // a line on standard output that is not JSON-RPC
 	ChannelOversized    = "oversized"    // a message larger than the client reads (8 MiB)
+	ChannelResult       = "result"       // the result of a call the audit made (tools/call, prompts/get, resources/read)
 )
 
 // Verdicts of a diff or check under a policy.

@@ -64,6 +64,7 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 	if quiet > 0 {
 		fmt.Fprintf(w, "  (%d calls with no observed side effects)\n", quiet)
 	}
+	writeUnstable(w, man.Run)
 	if man.Outcome.Status != m.StatusOK && man.Run.StderrTail != "" {
 		fmt.Fprintf(w, "  stderr (last lines):\n%s\n", indent(textsafe.Clean(lastLines(man.Run.StderrTail, 8)), "    | "))
 	}
@@ -199,5 +200,25 @@ func writeFinding(w io.Writer, f policy.Finding) {
 	fmt.Fprintf(w, "  %-8s %s%s\n", strings.ToUpper(f.Severity.String()), textsafe.Line(f.Summary, 1000), where)
 	if f.Evidence != "" {
 		fmt.Fprintf(w, "           evidence: %s\n", textsafe.Line(f.Evidence, 2000))
+	}
+}
+
+// maxUnstable bounds the unstable entries the summary lists.
+const maxUnstable = 10
+
+// writeUnstable says what differed between the runs of --runs: how much
+// was dropped as noise, and each entry kept because it carries a finding.
+func writeUnstable(w io.Writer, run m.Run) {
+	if len(run.Unstable)+len(run.UnstableKept) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  unstable: %d dropped as noise (in run.unstable), %d kept because they carry a finding:\n",
+		len(run.Unstable), len(run.UnstableKept))
+	for i, u := range run.UnstableKept {
+		if i == maxUnstable {
+			fmt.Fprintf(w, "    … %d more in run.unstable_kept\n", len(run.UnstableKept)-maxUnstable)
+			break
+		}
+		fmt.Fprintf(w, "    %s\n", line(u))
 	}
 }

@@ -53,3 +53,19 @@ func TestSummary(t *testing.T) {
 	Summary(&buf, man, fs, policy.High)
 	golden(t, "summary.txt", buf.Bytes())
 }
+
+// TestSummaryUnstable: what differed between the runs of --runs is shown,
+// each entry kept for carrying a finding listed.
+func TestSummaryUnstable(t *testing.T) {
+	man := &m.Manifest{
+		Outcome: m.Outcome{Status: m.StatusOK},
+		Phases:  []m.Phase{{Name: m.PhaseStartup}},
+		Run: m.Run{
+			Unstable:     []string{`call:echo dns in 1 of 2 runs: {"name":"cdn.example","type":"A"}`},
+			UnstableKept: []string{`startup canaries in 1 of 2 runs: {"canary":"env:GITHUB_TOKEN","how":"sent"}`},
+		},
+	}
+	var buf bytes.Buffer
+	Summary(&buf, man, nil, policy.High)
+	golden(t, "summary-unstable.txt", buf.Bytes())
+}
