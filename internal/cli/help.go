@@ -12,7 +12,7 @@ import (
 // helps are each command's usage line and examples, printed by -h/--help
 // (exit 0) and after a usage error.
 var helps = map[string]struct{ usage, examples string }{
-	"check": {"mcp-audit check [--config FILE] [--server NAME]... [--new-releases] [--format text|json|markdown|sarif] [-o FILE]",
+	"check": {"mcp-audit check [--config FILE] [--server NAME]... [--new-releases] [--format text|json|markdown|sarif|html] [-o FILE]",
 		"mcp-audit check\n  mcp-audit check --new-releases --format markdown -o report.md"},
 	"baseline update": {"mcp-audit baseline update [--config FILE] [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]",
 		"mcp-audit baseline update --server mail\n  mcp-audit baseline update --manifest out/npm/mail/1.0.16.json"},

@@ -252,6 +252,16 @@ func (s *Server) ReportLine() int {
 	return s.Line
 }
 
+// ReportLines maps each server to its ReportLine, where SARIF results
+// point.
+func (c *Config) ReportLines() map[string]int {
+	out := map[string]int{}
+	for _, s := range c.Servers {
+		out[s.Name] = s.ReportLine()
+	}
+	return out
+}
+
 // versionLine finds the line of the server's settings node n that names
 // the version: version: or range:, else the target or server_json the
 // version came from.
