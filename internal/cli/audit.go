@@ -116,8 +116,7 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 }
 
 func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "audit")
 	f.register(fs)
 	fs.StringVar(&f.out, "o", "", "write the manifest to this file (default: stdout)")
 	formatVar(fs, &f.format, " (text: the summary on stderr; any other also prints the findings report on stdout, so the manifest needs -o)")
@@ -146,12 +145,6 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Int64Var(&f.pids, "pids", 512, "process limit")
 	fs.StringVar(&f.keepTrace, "keep-trace", "", "save the raw strace output to this file")
 	fs.BoolVar(&f.quiet, "q", false, "do not print the summary")
-	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "Usage: mcp-audit audit [flags] TARGET [-- SERVER ARGS]\n\n"+
-			"TARGET is npm:NAME[@VERSION|RANGE|TAG], a package directory, or a .tgz.\n"+
-			"{workspace} and {home} in server args expand to the sandbox's decoy workspace and home.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	return fs
 }
 

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 
@@ -14,17 +13,12 @@ import (
 )
 
 func runDiff(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "diff")
 	format := registerFormat(fs, " (html: the side-by-side rug-pull view)")
 	failOn := fs.String("fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above this severity")
 	cfgPath := fs.String("config", "", "take allow-lists from this configuration…")
 	server := fs.String("server", "", "…for this server")
 	out := fs.String("o", "", "write the report here (default: stdout)")
-	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "Usage: mcp-audit diff [flags] OLD.json NEW.json\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	pos, _, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -22,19 +21,12 @@ import (
 // runReport re-judges stored manifests under the current policy: after a
 // policy or allow-list change, nothing needs auditing again.
 func runReport(ctx context.Context, env *Env, args []string) error {
-	fl := flag.NewFlagSet("report", flag.ContinueOnError)
-	fl.SetOutput(env.Stderr)
+	fl := newFlagSet(env, "report")
 	format := registerFormat(fl, " (sarif: results on each server's version line in --config)")
 	failOn := fl.String("fail-on", "", "exit 1 when a finding is at or above this severity (default: the configuration's, else high)")
 	cfgPath := fl.String("config", "", "judge with this configuration's policy and allow-lists…")
 	server := fl.String("server", "", "…of this server (default: the server auditing each manifest's package)")
 	out := fl.String("o", "", "write the report here (default: stdout)")
-	fl.Usage = func() {
-		fmt.Fprint(env.Stderr, "Usage: mcp-audit report [flags] MANIFEST|RESULTS_DIR...\n\n"+
-			"Re-judges stored manifests (or every manifest of batch results) under the current policy,\n"+
-			"with the exit codes of audit. Example:\n  mcp-audit report --config mcp-audit.yml study/results\n\nFlags:\n")
-		fl.PrintDefaults()
-	}
 	pos, _, err := parseInterleaved(fl, args)
 	if err != nil {
 		return err
