@@ -71,8 +71,9 @@ func TestRunPullRequest(t *testing.T) {
 	if c := api.CommentsOf(42); len(c) != 1 || !strings.Contains(c[0].Body, report.MarkdownMarker) {
 		t.Errorf("comments %+v", c)
 	}
-	if _, err := os.Stat(filepath.Join(ws, "out.sarif")); err != nil {
-		t.Error(err)
+	// SARIF points at the line the bump changed, mail's version line.
+	if sarif, err := os.ReadFile(filepath.Join(ws, "out.sarif")); err != nil || !strings.Contains(string(sarif), `"startLine": 5`) {
+		t.Errorf("SARIF not on the version line (%v):\n%s", err, sarif)
 	}
 }
 

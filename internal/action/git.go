@@ -87,6 +87,6 @@ func git(ws string, args ...string) ([]byte, error) {
 
 func sameServer(a, b *config.Server) bool {
 	x, y := *a, *b
-	x.Line, y.Line = 0, 0
+	x.Line, y.Line, x.VersionLine, y.VersionLine = 0, 0, 0, 0
 	return reflect.DeepEqual(x, y)
 }

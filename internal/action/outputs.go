@@ -33,7 +33,7 @@ func (r *run) publish(reports []report.DiffReport, md []byte) error {
 			sp = filepath.Join(r.ws, sp)
 		}
 		var buf bytes.Buffer
-		if err := (report.SARIF{ConfigPath: r.in.Config, Lines: lines, Version: r.env.Version}).Write(&buf, reports); err != nil {
+		if err := (report.SARIF{ConfigPath: r.in.Config, Lines: r.cfg.ReportLines(), Version: r.env.Version}).Write(&buf, reports); err != nil {
 			return err
 		}
 		if err := fsutil.WriteFileAtomic(sp, buf.Bytes()); err != nil {

@@ -14,6 +14,9 @@ import (
 // action.yml). The Action has no flags: its inputs fill check.Options, and
 // the check runs through runChecks like the check command's.
 func runAction(ctx context.Context, env *Env, args []string) error {
+	if err := wantsHelp(env, "action", args); err != nil {
+		return err
+	}
 	common := commonFlags{image: sandbox.DefaultImage, flavor: sandbox.FlavorAuto}
 	return action.Run(ctx, action.Env{
 		Stdout:  env.Stdout,

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
-	"github.com/mcp-audit/mcp-audit/internal/diff"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -21,7 +20,7 @@ import (
 type auditFlags struct {
 	commonFlags
 	out            string
-	format         string
+	format         formatFlag
 	bin            string
 	cmd            string
 	env            stringList
@@ -101,14 +100,16 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 		report.Summary(env.Stderr, res.Manifest, findings, failOn)
 		report.AllowBlock(env.Stderr, policy.SuggestAllow(res.Manifest, findings), "")
 	}
-	if f.format == report.FormatJSON {
-		// The same findings report as `mcp-audit report --format json`; the
-		// manifest went to -o.
+	if f.format != report.FormatText {
+		// The same findings report as `mcp-audit report --format F` of
+		// the manifest, which went to -o.
 		var buf bytes.Buffer
-		if err := report.WriteDiffs(&buf, report.FormatJSON, []report.DiffReport{{Server: res.Manifest.Target.Name, Result: diff.Judge(res.Manifest, pol)}}); err != nil {
+		if err := renderReports(&buf, string(f.format), nil, []report.DiffReport{judged(res.Manifest.Target.Name, res.Manifest, pol)}); err != nil {
 			return err
 		}
-		env.Stdout.Write(buf.Bytes())
+		if _, err := env.Stdout.Write(buf.Bytes()); err != nil {
+			return err
+		}
 	}
 	if policy.Failed(findings, failOn) {
 		return ErrFindings
@@ -117,11 +118,10 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 }
 
 func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "audit")
 	f.register(fs)
 	fs.StringVar(&f.out, "o", "", "write the manifest to this file (default: stdout)")
-	fs.StringVar(&f.format, "format", report.FormatText, "text (the summary on stderr) or json (also the findings report on stdout; needs -o)")
+	formatVar(fs, &f.format, " (text: the summary on stderr; any other also prints the findings report on stdout, so the manifest needs -o)")
 	fs.StringVar(&f.bin, "bin", "", "which package executable to run, or an entry file inside the package")
 	fs.StringVar(&f.cmd, "cmd", "", "start the server with this command in the package directory instead of its bin")
 	fs.Var(&f.env, "env", "extra environment variable NAME=VALUE for the server (repeatable)")
@@ -146,12 +146,6 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Int64Var(&f.memory, "memory", 2048, "memory limit in MiB")
 	fs.Int64Var(&f.pids, "pids", 512, "process limit")
 	fs.StringVar(&f.keepTrace, "keep-trace", "", "save the raw strace output to this file")
-	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "Usage: mcp-audit audit [flags] TARGET [-- SERVER ARGS]\n\n"+
-			"TARGET is npm:NAME[@VERSION|RANGE|TAG], a package directory, or a .tgz.\n"+
-			"{workspace} and {home} in server args expand to the sandbox's decoy workspace and home.\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	return fs
 }
 
@@ -163,11 +157,8 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 			return audit.Options{}, err
 		}
 	}
-	switch {
-	case f.format != report.FormatText && f.format != report.FormatJSON:
-		return audit.Options{}, fmt.Errorf("%w: --format wants text or json, got %q", ErrUsage, f.format)
-	case f.format == report.FormatJSON && (f.out == "" || f.out == "-"):
-		return audit.Options{}, fmt.Errorf("%w: --format json prints the findings on stdout, so the manifest needs -o FILE", ErrUsage)
+	if f.format != report.FormatText && (f.out == "" || f.out == "-") {
+		return audit.Options{}, fmt.Errorf("%w: --format %s prints the findings on stdout, so the manifest needs -o FILE", ErrUsage, f.format)
 	}
 	for _, e := range f.env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {

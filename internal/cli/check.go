@@ -18,7 +18,7 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	fs.Var(&servers, "server", "check only this server (repeatable)")
 	fs.BoolVar(&o.NewReleases, "new-releases", false, "audit every npm version newer than the newest baseline")
 	fs.BoolVar(&o.Force, "force", false, "audit even when the candidate version is the baseline")
-	format := fs.String("format", report.FormatText, "report format: text, json, markdown or html (the side-by-side rug-pull view)")
+	format := registerFormat(fs, " (html: the side-by-side rug-pull view; sarif: results on each server's version line in --config)")
 	out := fs.String("o", "", "write the report here (default: stdout)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "override the configuration's fail_on")
 	fs.IntVar(&o.Runs, "runs", 1, "audit each version N times and keep only behavior seen every time")
@@ -36,7 +36,7 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return finishReports(env, *format, *out, reports)
+	return finishReports(env, format, *out, cfg, reports)
 }
 
 // runChecks is the one path from options to a check, for the check command

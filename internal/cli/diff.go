@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"os"
 
+	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
@@ -13,17 +13,12 @@ import (
 )
 
 func runDiff(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
-	format := fs.String("format", report.FormatText, "text, json, markdown or html (the side-by-side rug-pull view)")
+	fs := newFlagSet(env, "diff")
+	format := registerFormat(fs, " (html: the side-by-side rug-pull view)")
 	failOn := fs.String("fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above this severity")
 	cfgPath := fs.String("config", "", "take allow-lists from this configuration…")
 	server := fs.String("server", "", "…for this server")
 	out := fs.String("o", "", "write the report here (default: stdout)")
-	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "Usage: mcp-audit diff [flags] OLD.json NEW.json\n\nFlags:\n")
-		fs.PrintDefaults()
-	}
 	pos, _, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -37,9 +32,9 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	pol := policy.Policy{FailOn: sev}
+	var cfg *config.Config
 	if *cfgPath != "" {
-		cfg, err := loadConfig(*cfgPath)
-		if err != nil {
+		if cfg, err = loadConfig(*cfgPath); err != nil {
 			return err
 		}
 		s := cfg.Server(*server)
@@ -55,7 +50,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	r := diff.Compare(mans[0], mans[1], pol)
-	return finishReports(env, *format, *out, []report.DiffReport{{Server: *server, Baseline: true, Result: r, Old: mans[0], New: mans[1]}})
+	return finishReports(env, format, *out, cfg, []report.DiffReport{{Server: *server, Baseline: true, Result: r, Old: mans[0], New: mans[1]}})
 }
 
 // readManifest reads a manifest named on the command line; a missing or

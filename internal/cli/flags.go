@@ -132,12 +132,13 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 // usageError wraps a flag parsing error as a usage error; -h stays
-// flag.ErrHelp, which exits 0.
+// flag.ErrHelp, which exits 0. The flag is named as the docs write it,
+// --name.
 func usageError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrUsage, err)
+	return fmt.Errorf("%w: %s", ErrUsage, strings.Replace(err.Error(), " flag -", " flag --", 1))
 }
 
 // parseInterleaved parses flags that may come before or after positional

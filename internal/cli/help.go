@@ -9,21 +9,36 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/config"
 )
 
-// helps are each command's usage line and examples, printed by -h/--help
-// (exit 0) and after a usage error.
-var helps = map[string]struct{ usage, examples string }{
-	"check": {"mcp-audit check [--config FILE] [--server NAME]... [--new-releases] [--format text|json|markdown|sarif] [-o FILE]",
-		"mcp-audit check\n  mcp-audit check --new-releases --format markdown -o report.md"},
+// helps are each command's usage line, what it does when the line does
+// not say, and examples, printed by -h/--help (exit 0) and after a usage
+// error.
+var helps = map[string]struct{ usage, examples, about string }{
+	"audit": {"mcp-audit audit [flags] TARGET [-- SERVER ARGS]",
+		"mcp-audit audit npm:@modelcontextprotocol/server-memory -o manifest.json\n  mcp-audit audit ./my-server -o m.json --format sarif -- {workspace}",
+		"TARGET is npm:NAME[@VERSION|RANGE|TAG], a package directory, or a .tgz.\n" +
+			"{workspace} and {home} in server args expand to the sandbox's decoy workspace and home.\n" +
+			"The manifest goes to stdout or -o; --format other than text prints the findings report on stdout."},
+	"diff": {"mcp-audit diff [flags] OLD.json NEW.json",
+		"mcp-audit diff old.json new.json\n  mcp-audit diff --config mcp-audit.yml --server mail --format html -o diff.html old.json new.json", ""},
+	"report": {"mcp-audit report [flags] MANIFEST|RESULTS_DIR...",
+		"mcp-audit report --config mcp-audit.yml study/results\n  mcp-audit report --format sarif -o report.sarif manifest.json",
+		"Re-judges stored manifests (or every manifest of batch results) under the current policy,\nwith the exit codes of audit."},
+	"version": {"mcp-audit version (or mcp-audit --version)", "mcp-audit --version", ""},
+	"sink":    {"mcp-audit sink --config FILE", "mcp-audit sink --config /sink/config.json", "The network sink inside the sandbox; mcp-audit starts it, people need not."},
+	"action": {"mcp-audit action", "mcp-audit action   # in action.yml; inputs come from INPUT_* variables",
+		"The GitHub Action's entrypoint: it runs on a runner, reading its inputs from the environment (docs/action.md)."},
+	"check": {"mcp-audit check [--config FILE] [--server NAME]... [--new-releases] [--format text|json|markdown|sarif|html] [-o FILE]",
+		"mcp-audit check\n  mcp-audit check --new-releases --format markdown -o report.md", ""},
 	"baseline update": {"mcp-audit baseline update [--config FILE] [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]",
-		"mcp-audit baseline update --server mail\n  mcp-audit baseline update --manifest out/npm/mail/1.0.16.json"},
-	"discover": {"mcp-audit discover [--config FILE]", "mcp-audit discover"},
+		"mcp-audit baseline update --server mail\n  mcp-audit baseline update --manifest out/npm/mail/1.0.16.json", ""},
+	"discover": {"mcp-audit discover [--config FILE]", "mcp-audit discover", ""},
 	"batch": {"mcp-audit batch --list FILE --out DIR [--jobs N] [--shard K/N]",
-		"mcp-audit batch --list study/servers.yml --out results\n  mcp-audit batch --list study/servers.yml --out shard-1 --shard 1/4"},
-	"merge":   {"mcp-audit merge --out DIR SHARD_DIR...", "mcp-audit merge --out results shard-1 shard-2"},
-	"publish": {"mcp-audit publish --out SITE [--mirror URL] RESULTS_DIR...", "mcp-audit publish --out site results-week-1 results-week-2"},
-	"export":  {"mcp-audit export [--format toolhive|docker] MANIFEST", "mcp-audit export --format docker manifest.json"},
-	"image":   {"mcp-audit image build [--flavor offline|dockerfile] | image status", "mcp-audit image build --flavor offline\n  mcp-audit image status"},
-	"cleanup": {"mcp-audit cleanup [--images]", "mcp-audit cleanup --images"},
+		"mcp-audit batch --list study/servers.yml --out results\n  mcp-audit batch --list study/servers.yml --out shard-1 --shard 1/4", ""},
+	"merge":   {"mcp-audit merge --out DIR SHARD_DIR...", "mcp-audit merge --out results shard-1 shard-2", ""},
+	"publish": {"mcp-audit publish --out SITE [--mirror URL] RESULTS_DIR...", "mcp-audit publish --out site results-week-1 results-week-2", ""},
+	"export":  {"mcp-audit export [--format toolhive|docker] MANIFEST", "mcp-audit export --format docker manifest.json", ""},
+	"image":   {"mcp-audit image build [--flavor offline|dockerfile] | image status", "mcp-audit image build --flavor offline\n  mcp-audit image status", ""},
+	"cleanup": {"mcp-audit cleanup [--images]", "mcp-audit cleanup --images", ""},
 }
 
 // newFlagSet is a command's flag set whose -h prints its usage line,
@@ -33,8 +48,17 @@ func newFlagSet(env *Env, name string) *flag.FlagSet {
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() {
 		h := helps[name]
-		fmt.Fprintf(env.Stderr, "Usage: %s\n\nExamples:\n  %s\n\nFlags:\n", h.usage, h.examples)
-		fs.PrintDefaults()
+		fmt.Fprintf(env.Stderr, "Usage: %s\n\n", h.usage)
+		if h.about != "" {
+			fmt.Fprintf(env.Stderr, "%s\n\n", h.about)
+		}
+		fmt.Fprintf(env.Stderr, "Examples:\n  %s\n\n", h.examples)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprint(env.Stderr, "Flags:\n")
+			fs.PrintDefaults()
+		}
 	}
 	return fs
 }

@@ -3,13 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/check"
+	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/report"
@@ -51,11 +51,11 @@ func writeEvidence(path string, res *audit.Result) error {
 }
 
 // finishReports writes reports and maps them to the command's outcome
-// (check.Outcome).
-func finishReports(env *Env, format, out string, reports []report.DiffReport) error {
+// (check.Outcome); SARIF points into cfg when there is one.
+func finishReports(env *Env, format *formatFlag, out string, cfg *config.Config, reports []report.DiffReport) error {
 	var buf bytes.Buffer
-	if err := report.WriteDiffs(&buf, format, reports); err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+	if err := renderReports(&buf, string(*format), cfg, reports); err != nil {
+		return err
 	}
 	if err := emit(env, out, buf.Bytes()); err != nil {
 		return err

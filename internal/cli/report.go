@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -22,19 +21,12 @@ import (
 // runReport re-judges stored manifests under the current policy: after a
 // policy or allow-list change, nothing needs auditing again.
 func runReport(ctx context.Context, env *Env, args []string) error {
-	fl := flag.NewFlagSet("report", flag.ContinueOnError)
-	fl.SetOutput(env.Stderr)
-	format := fl.String("format", report.FormatText, "text, json, markdown or sarif")
+	fl := newFlagSet(env, "report")
+	format := registerFormat(fl, " (sarif: results on each server's version line in --config)")
 	failOn := fl.String("fail-on", "", "exit 1 when a finding is at or above this severity (default: the configuration's, else high)")
 	cfgPath := fl.String("config", "", "judge with this configuration's policy and allow-lists…")
 	server := fl.String("server", "", "…of this server (default: the server auditing each manifest's package)")
 	out := fl.String("o", "", "write the report here (default: stdout)")
-	fl.Usage = func() {
-		fmt.Fprint(env.Stderr, "Usage: mcp-audit report [flags] MANIFEST|RESULTS_DIR...\n\n"+
-			"Re-judges stored manifests (or every manifest of batch results) under the current policy,\n"+
-			"with the exit codes of audit. Example:\n  mcp-audit report --config mcp-audit.yml study/results\n\nFlags:\n")
-		fl.PrintDefaults()
-	}
 	pos, _, err := parseInterleaved(fl, args)
 	if err != nil {
 		return err
@@ -65,10 +57,9 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 		mans = append(mans, man)
-		res := diff.Judge(man, pol)
-		reports = append(reports, report.DiffReport{Server: name, Result: res, SuggestedAllow: check.Suggestion(man, pol, res.Findings)})
+		reports = append(reports, judged(name, man, pol))
 	}
-	return writeReport(env, *format, *out, mans, reports)
+	return writeReport(env, string(*format), *out, cfg, mans, reports)
 }
 
 // reportPolicy is the policy a manifest is judged under: the named
@@ -130,12 +121,19 @@ func manifestFiles(args []string) ([]string, error) {
 	return files, nil
 }
 
+// judged is one manifest's report under pol, the same for report and
+// audit: its findings, the allow-list that would accept it, and the
+// manifest for the HTML view.
+func judged(name string, man *m.Manifest, pol policy.Policy) report.DiffReport {
+	res := diff.Judge(man, pol)
+	return report.DiffReport{Server: name, Result: res, SuggestedAllow: check.Suggestion(man, pol, res.Findings), New: man}
+}
+
 // writeReport renders the judged manifests in a format and maps them to
 // audit's exit codes.
-func writeReport(env *Env, format, out string, mans []*m.Manifest, reports []report.DiffReport) error {
+func writeReport(env *Env, format, out string, cfg *config.Config, mans []*m.Manifest, reports []report.DiffReport) error {
 	var buf bytes.Buffer
-	switch format {
-	case report.FormatText, "":
+	if format == report.FormatText {
 		for i, r := range reports {
 			if i > 0 {
 				buf.WriteString("\n")
@@ -145,14 +143,8 @@ func writeReport(env *Env, format, out string, mans []*m.Manifest, reports []rep
 				report.AllowBlock(&buf, *r.SuggestedAllow, "")
 			}
 		}
-	case "sarif":
-		if err := (report.SARIF{}).Write(&buf, reports); err != nil {
-			return err
-		}
-	default:
-		if err := report.WriteDiffs(&buf, format, reports); err != nil {
-			return fmt.Errorf("%w: --format: %w", ErrUsage, err)
-		}
+	} else if err := renderReports(&buf, format, cfg, reports); err != nil {
+		return err
 	}
 	if err := emit(env, out, buf.Bytes()); err != nil {
 		return err

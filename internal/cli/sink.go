@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -16,8 +15,7 @@ import (
 // runSink is the hidden `mcp-audit sink` command: the network sink, run by
 // the sandbox inside the sink container. It is not meant for people.
 func runSink(ctx context.Context, env *Env, args []string) error {
-	fs := flag.NewFlagSet("sink", flag.ContinueOnError)
-	fs.SetOutput(env.Stderr)
+	fs := newFlagSet(env, "sink")
 	cfgFile := fs.String("config", "", "sink configuration (JSON)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", ErrUsage, err)

@@ -9,6 +9,9 @@ import (
 )
 
 func runVersion(ctx context.Context, env *Env, args []string) error {
+	if err := parseFlags(newFlagSet(env, "version"), args); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.Stdout, "mcp-audit %s\n", version())
 	return nil
 }

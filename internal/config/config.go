@@ -68,6 +68,9 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 type Server struct {
 	Name string `yaml:"-"`
 	Line int    `yaml:"-"`
+	// VersionLine is the line that says which version to audit (version:,
+	// range:, or a target or server_json carrying one); 0 when none does.
+	VersionLine int `yaml:"-"`
 	// Target is npm:NAME, a directory or a .tgz (relative to the file).
 	Target string `yaml:"target"`
 	// Version pins an npm version; Range selects the newest matching
@@ -128,7 +131,8 @@ func Parse(path string, data []byte) (*Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&r); err != nil {
-		return nil, fail(0, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+		line, msg := errorLine(err, 0)
+		return nil, fail(line, "%s", msg)
 	}
 	c := &Config{Path: path, FailOn: r.FailOn, Network: r.Network, Idle: r.Idle, Baselines: r.Baselines}
 	if c.Baselines == "" {
@@ -158,12 +162,22 @@ func Parse(path string, data []byte) (*Config, error) {
 				return nil, fail(k.Line, "server %s: unknown setting %q (known: %s)", key.Value, k.Value, knownList())
 			}
 		}
-		if err := decodeStrict(val, s); err != nil {
-			return nil, fail(key.Line, "server %s: %v", key.Value, err)
+		// Decoding the node itself keeps the file's line numbers for type
+		// errors; the strict pass then rejects unknown nested keys.
+		if err := val.Decode(s); err != nil {
+			line, msg := errorLine(err, key.Line)
+			return nil, fail(line, "server %s: %s", key.Value, msg)
+		}
+		for j := 0; j+1 < len(val.Content); j += 2 {
+			one := &yaml.Node{Kind: yaml.MappingNode, Content: val.Content[j : j+2]}
+			if err := decodeStrict(one, &Server{}); err != nil {
+				return nil, fail(val.Content[j].Line, "server %s: %v", key.Value, err)
+			}
 		}
 		if err := s.validate(dir, fail, val); err != nil {
 			return nil, err
 		}
+		s.VersionLine = s.versionLine(val)
 		c.Servers = append(c.Servers, s)
 	}
 	sort.Slice(c.Servers, func(i, j int) bool { return c.Servers[i].Name < c.Servers[j].Name })
@@ -191,6 +205,20 @@ func knownList() string {
 	return strings.Join(k, ", ")
 }
 
+// errorLine splits the first error of a yaml decoding error into its line
+// (def when it names none) and message.
+func errorLine(err error, def int) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.TrimSpace(strings.TrimPrefix(msg, "unmarshal errors:"))
+	msg, _, _ = strings.Cut(msg, "\n")
+	var line int
+	if _, err := fmt.Sscanf(msg, "line %d:", &line); err == nil && line > 0 {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return line, rest
+	}
+	return def, msg
+}
+
 // decodeStrict decodes a node rejecting unknown fields.
 func decodeStrict(n *yaml.Node, v any) error {
 	b, err := yaml.Marshal(n)
@@ -212,6 +240,44 @@ func decodeStrict(n *yaml.Node, v any) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+// ReportLine is where findings about the server point: the line a
+// reviewer changes to accept or reject a version, its version line, else
+// its name.
+func (s *Server) ReportLine() int {
+	if s.VersionLine > 0 {
+		return s.VersionLine
+	}
+	return s.Line
+}
+
+// ReportLines maps each server to its ReportLine, where SARIF results
+// point.
+func (c *Config) ReportLines() map[string]int {
+	out := map[string]int{}
+	for _, s := range c.Servers {
+		out[s.Name] = s.ReportLine()
+	}
+	return out
+}
+
+// versionLine finds the line of the server's settings node n that names
+// the version: version: or range:, else the target or server_json the
+// version came from.
+func (s *Server) versionLine(n *yaml.Node) int {
+	keys := []string{"version", "range"}
+	if s.Version != "" || s.Range != "" {
+		keys = append(keys, "target", "server_json")
+	}
+	for _, k := range keys {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				return n.Content[i].Line
+			}
+		}
+	}
+	return 0
 }
 
 func lineOf(n *yaml.Node, key string) int {

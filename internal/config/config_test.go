@@ -85,9 +85,13 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"nope: 1\n", "field nope not found"},
 		{"fail_on: high\n", "no servers"},
 		{"servers:\n  a:\n    target: npm:x\n    idle: 3\n", "c.yml:4: server a: unknown setting \"idle\""},
-		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:2: server a: cannot unmarshal"},
+		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:4: server a: cannot unmarshal"},
+		{"servers:\n  a:\n    target: npm:x\n\n    env: [1]\n", "c.yml:5: server a: cannot unmarshal"},
+		{"servers:\n  a:\n    target: npm:x\n    timeout: 1s\n    allow:\n      hostz: [a]\n", "c.yml:5: server a: field hostz not found"},
+		{"servers:\n  a:\n    target: npm:x\n  b: [\n", "c.yml:4: did not find expected node content"},
+		{"idle:\n  quiet: 1s\n  max: soon\nservers: {a: {target: npm:x}}\n", "c.yml:3: \"soon\" is not a duration"},
 		{"servers:\n  a:\n    target: npm:x\n    timeout: -5s\n", "c.yml:4: server a: timeout must be positive"},
-		{"servers:\n  a:\n    target: npm:x\n    timeout: soon\n", "not a duration"},
+		{"servers:\n  a:\n    target: npm:x\n    timeout: soon\n", "c.yml:4: server a: \"soon\" is not a duration"},
 	} {
 		_, err := Parse("c.yml", []byte(tc.yaml))
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
@@ -106,5 +110,32 @@ func TestServerForPackage(t *testing.T) {
 	}
 	if cfg.ServerForPackage("missing") != nil || cfg.ServerForPackage("") != nil {
 		t.Error("no server audits these")
+	}
+}
+
+// TestReportLine: findings point at the line that names the version, the
+// one a bump changes; the name line when nothing pins a version.
+func TestReportLine(t *testing.T) {
+	cfg, err := Parse("mcp-audit.yml", []byte(`servers:
+  pinned:
+    target: npm:pinned-mcp
+    fail_on: high
+    version: 1.2.3
+  ranged:
+    range: ^2
+    target: npm:ranged-mcp
+  intarget:
+    fail_on: high
+    target: npm:intarget-mcp@3.0.0
+  latest:
+    target: npm:latest-mcp
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]int{"pinned": 5, "ranged": 7, "intarget": 11, "latest": 12} {
+		if got := cfg.Server(name).ReportLine(); got != want {
+			t.Errorf("%s: line %d, want %d", name, got, want)
+		}
 	}
 }

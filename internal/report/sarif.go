@@ -13,12 +13,16 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 )
 
+// FormatSARIF is SARIF 2.1.0 for code scanning.
+const FormatSARIF = "sarif"
+
 // SARIF renders findings as SARIF 2.1.0 for code scanning. Every result
 // points at the server's entry in the configuration file, the line a
-// reviewer would change to accept or reject the version.
+// reviewer would change to accept or reject the version: its version line
+// when the configuration pins one (config.Server.ReportLine).
 type SARIF struct {
 	ConfigPath string         // repository-relative path of mcp-audit.yml
-	Lines      map[string]int // server name -> line in ConfigPath
+	Lines      map[string]int // server name -> line in ConfigPath (its version line, else its name)
 	Version    string         // mcp-audit version
 }
 
