@@ -15,7 +15,7 @@ import (
 var helps = map[string]struct{ usage, examples, about string }{
 	"audit": {"mcp-audit audit [flags] TARGET [-- SERVER ARGS]",
 		"mcp-audit audit npm:@modelcontextprotocol/server-memory -o manifest.json\n  mcp-audit audit ./my-server -o m.json --format sarif -- {workspace}",
-		"TARGET is npm:NAME[@VERSION|RANGE|TAG], a package directory, or a .tgz.\n" +
+		"TARGET is npm:NAME[@VERSION|RANGE|TAG], pypi:NAME[@VERSION|SPECIFIER], a package directory\n(package.json or pyproject.toml), a .tgz, a wheel (.whl) or an sdist (.tar.gz).\n" +
 			"{workspace} and {home} in server args expand to the sandbox's decoy workspace and home.\n" +
 			"The manifest goes to stdout or -o; --format other than text prints the findings report on stdout."},
 	"diff": {"mcp-audit diff [flags] OLD.json NEW.json",
