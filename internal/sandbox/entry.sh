@@ -26,9 +26,11 @@ INSTALL_DIR="${MCP_AUDIT_INSTALL_DIR:-}"
 INSTALL_SCRIPT="${MCP_AUDIT_INSTALL_SCRIPT:-}"
 INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
+CLOCK_RATE="${MCP_AUDIT_CLOCK_RATE:-1}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
 unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
+unset MCP_AUDIT_CLOCK_RATE
 
 mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
@@ -106,6 +108,27 @@ END { print dropped + 0 > out }
 AWK
 TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -f $D/noise.awk >$D/trace"
 
+# The clock shim: the server's clocks (wall and monotonic) and its waits
+# (sleep, poll, epoll timeouts) run CLOCK_RATE times faster, so a payload
+# that waits for minutes fires within the run. Only the server and its
+# children get it (strace -E), so the trace's timestamps stay real. Without
+# it, "-E NAME" just removes an unset variable.
+CLOCK_LIB=
+CLOCK_PRELOAD=LD_PRELOAD
+CLOCK_FT=FAKETIME
+if [ "$CLOCK_RATE" != 1 ]; then
+	for lib in /usr/lib/*/faketime/libfaketime.so.1; do
+		[ -f "$lib" ] && CLOCK_LIB="$lib"
+	done
+	if [ -n "$CLOCK_LIB" ]; then
+		CLOCK_PRELOAD="LD_PRELOAD=$CLOCK_LIB"
+		CLOCK_FT="FAKETIME=+0 x$CLOCK_RATE"
+		note "clock $CLOCK_RATE"
+	else
+		note "clock-unavailable"
+	fi
+fi
+
 note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections
 # apply, so hand the server our stdin through fd 3.
@@ -113,10 +136,11 @@ exec 3<&0
 if [ "$NOTRACE" = 1 ]; then
 	# Benchmark baseline only: the same sandbox without the tracer.
 	: >"$D/trace"
+	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$@"
 	as_user "$@" <&3 3<&- &
 else
 	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
-		-o "$TRACE_OUT" -u "$U" -- "$@" <&3 3<&- &
+		-o "$TRACE_OUT" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!
 exec 0</dev/null 3<&-

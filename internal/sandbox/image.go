@@ -26,7 +26,7 @@ import (
 
 // ImageVersion changes whenever the image layout the entrypoint relies on
 // changes; images with another version are rebuilt.
-const ImageVersion = "1"
+const ImageVersion = "1-faketime"
 
 // DefaultImage is the tag of the sandbox image.
 const DefaultImage = "mcp-audit-sandbox:" + ImageVersion
@@ -184,7 +184,7 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 		mirror = debianMirror()
 	}
 	fmt.Fprintf(opt.Log, "debootstrap bookworm from %s\n", mirror)
-	cmd := exec.CommandContext(ctx, "debootstrap", "--variant=minbase", "--include=strace,ca-certificates",
+	cmd := exec.CommandContext(ctx, "debootstrap", "--variant=minbase", "--include=strace,ca-certificates,libfaketime",
 		"bookworm", dir, mirror)
 	cmd.Stdout, cmd.Stderr = opt.Log, opt.Log
 	if err := cmd.Run(); err != nil {
