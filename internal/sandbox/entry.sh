@@ -86,28 +86,6 @@ if [ -n "$INSTALL_DIR" ]; then
 	note "install-end $? $(date +%s.%N)"
 fi
 
-# Noise is not stored: once the trace holds $NOISE_KEEP failed lookups of
-# temporary, system or package paths (no rule judges those), further ones
-# are counted instead of written, so a flood of them cannot push the trace
-# to its size limit. Lookups in the home, /etc, /proc and anything that
-# succeeded are always written.
-cat >"$D/noise.awk" <<'AWK'
-# The result is anchored at the end of the line, where strace prints it
-# (a path may contain " = -1 ENOENT " itself), and a path with a . or ..
-# component is never noise (it may lead anywhere).
-/\) = -1 (ENOENT|ENOTDIR) \([^()]*\)$/ && $3 ~ /^(open|openat|openat2|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink|readlinkat)\(/ {
-	if (match($0, /"([^"\\]|\\.)*"/)) {
-		p = substr($0, RSTART + 1, RLENGTH - 2)
-		if (p !~ /(^|\/)\.\.?(\/|$)/ && (p ~ /^\/(tmp|var\/tmp|dev\/shm|usr|lib|lib64|bin|sbin|opt|srv|app|snap)(\/|$)/ || p ~ /node_modules/)) {
-			if (++noise > keep) { dropped++; next }
-		}
-	}
-}
-{ print }
-END { print dropped + 0 > out }
-AWK
-TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -f $D/noise.awk >$D/trace"
-
 # The clock shim: the server's clocks (wall and monotonic) and its waits
 # (sleep, poll, epoll timeouts) run CLOCK_RATE times faster, so a payload
 # that waits for minutes fires within the run. Only the server and its
@@ -128,6 +106,51 @@ if [ "$CLOCK_RATE" != 1 ]; then
 		note "clock-unavailable"
 	fi
 fi
+
+# Noise is not stored: once the trace holds $NOISE_KEEP failed lookups of
+# temporary, system or package paths (no rule judges those), further ones
+# are counted instead of written, so a flood of them cannot push the trace
+# to its size limit. Lookups in the home, /etc, /proc and anything that
+# succeeded are always written.
+cat >"$D/noise.awk" <<'AWK'
+# The clock shim's own plumbing is not the server's behavior: the loader's
+# open of the library (in every process), and libfaketime's clock shared
+# through /dev/shm, named after the first traced process (the server's root)
+# and opened by every process it starts. glibc creates that semaphore as a
+# temporary file linked into place: temporary names are dropped only in the
+# root, during the shim's setup (before any of the server's code runs). An
+# open, link or unlink is dropped only when it names nothing else.
+shim != "" {
+	if (root == "") {
+		root = $1
+		own["\"" shim "\""] = 1
+		own["\"/dev/shm/sem.faketime_sem_" root "\""] = 1
+		own["\"/dev/shm/faketime_shm_" root "\""] = 1
+	}
+	if ($1 == root && (index($0, "\"/dev/shm/faketime_shm_" root "\", O_RDWR|O_CREAT|O_NOFOLLOW") || ++rootlines > 64)) ready = 1
+	if ($3 ~ /^(openat|link|unlink)\(/) {
+		if (!ready && $1 == root && $3 ~ /^openat\(/ && match($0, /"\/dev\/shm\/sem\.[A-Za-z0-9]+", O_RDWR\|O_CREAT\|O_EXCL/))
+			own[substr($0, RSTART, index(substr($0, RSTART + 1), "\"") + 1)] = 1
+		rest = $0
+		for (p in own) while ((i = index(rest, p)) > 0) rest = substr(rest, 1, i - 1) substr(rest, i + length(p))
+		if (rest !~ /"/) next
+	}
+}
+# The result is anchored at the end of the line, where strace prints it
+# (a path may contain " = -1 ENOENT " itself), and a path with a . or ..
+# component is never noise (it may lead anywhere).
+/\) = -1 (ENOENT|ENOTDIR) \([^()]*\)$/ && $3 ~ /^(open|openat|openat2|stat|lstat|newfstatat|statx|access|faccessat|faccessat2|readlink|readlinkat)\(/ {
+	if (match($0, /"([^"\\]|\\.)*"/)) {
+		p = substr($0, RSTART + 1, RLENGTH - 2)
+		if (p !~ /(^|\/)\.\.?(\/|$)/ && (p ~ /^\/(tmp|var\/tmp|dev\/shm|usr|lib|lib64|bin|sbin|opt|srv|app|snap)(\/|$)/ || p ~ /node_modules/)) {
+			if (++noise > keep) { dropped++; next }
+		}
+	}
+}
+{ print }
+END { print dropped + 0 > out }
+AWK
+TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -f $D/noise.awk >$D/trace"
 
 note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections
