@@ -23,6 +23,7 @@ type commonFlags struct {
 	image      string
 	flavor     string
 	verbose    bool
+	clockRate  int
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -33,6 +34,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
 	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
 	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
+	fs.IntVar(&c.clockRate, "clock-rate", audit.DefaultClockRate, "run the server's clock this many times faster than real time, so delayed payloads fire (1: real time)")
 }
 
 func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
@@ -72,7 +74,8 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // base is the audit settings the command line gives every audit of a
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
-	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles)}
+	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
+		ClockRate: c.clockRate}
 }
 
 // trustFiles are the CA bundles a server in open mode trusts besides the
