@@ -84,6 +84,9 @@ func Run(ctx context.Context, env Env) error {
 		// Every new release is audited and its manifest kept, to be
 		// proposed as a baseline.
 		opts.NewReleases = true
+		// Nobody waits for a scheduled run: observe idle longer, so the
+		// server's fast clock covers hours.
+		opts.Base.Dwell = audit.DefaultDwell
 		dir, err := os.MkdirTemp("", "mcp-audit-manifests-*")
 		if err != nil {
 			return err

@@ -75,9 +75,18 @@ type Options struct {
 	IdleQuiet      time.Duration // idle ends after this long without trace growth…
 	IdleMin        time.Duration // …but not before this…
 	IdleMax        time.Duration // …and at the latest after this
-	Deadline       time.Duration // hard cap on the whole run
-	Limits         sandbox.Limits
-	MaxTraceBytes  int64
+	// Dwell is the least real time idle lasts (batch and the scheduled
+	// Action set DefaultDwell: waiting is cheap there).
+	Dwell time.Duration
+	// ClockRate runs the server's clocks and waits this many times faster
+	// than real time (0: DefaultClockRate; 1: real time; see clock.go).
+	ClockRate int
+	// ServerTimeMin extends idle until startup and idle together covered
+	// this much server time (0: DefaultServerTimeMin).
+	ServerTimeMin time.Duration
+	Deadline      time.Duration // hard cap on the whole run
+	Limits        sandbox.Limits
+	MaxTraceBytes int64
 	// Run numbers the runs of RunStable; it picks the client environment
 	// profile (see pickClientEnv).
 	Run int
@@ -115,6 +124,10 @@ func (o *Options) defaults() {
 	def(&o.IdleMin, 1*time.Second)
 	def(&o.IdleMax, 20*time.Second)
 	def(&o.Deadline, 10*time.Minute)
+	def(&o.ServerTimeMin, DefaultServerTimeMin)
+	if o.ClockRate <= 0 {
+		o.ClockRate = DefaultClockRate
+	}
 	if o.MaxTraceBytes <= 0 {
 		o.MaxTraceBytes = 512 << 20
 	}

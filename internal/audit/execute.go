@@ -139,7 +139,7 @@ func (ex *execution) idle(ctx context.Context, seg *segment) bool {
 	ex.o.step(StepIdle, 0, 0)
 	seg.window(m.PhaseIdle, t)
 	ex.relist(ctx, seg)
-	exited := waitIdle(ctx, ex.o, seg.run)
+	exited := waitIdle(ctx, idleOptions(ex.o, time.Duration(ex.timing[0].MS)*time.Millisecond), seg.run)
 	ex.timing = append(ex.timing, m.PhaseTiming{Phase: m.PhaseIdle, MS: time.Since(t).Milliseconds()})
 	return exited
 }
@@ -214,6 +214,8 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	man.ListChanges = allListChanges(man, append(ex.relisted, ex.later), cs)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	man.Run.PhaseTimingMS = ex.timing
+	first := ex.segments[0]
+	man.Run.ServerTime = serverTime(appliedRate(first.art.Status), first.run.Started, ex.timing)
 	man.Run.Trace = stats
 	var stderr strings.Builder
 	for _, s := range ex.segments {
@@ -223,7 +225,8 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	man.Run.StderrTail = textsafe.Tail(textsafe.Clean(redacted), 4096)
 	man.Run.StdoutNoise = ex.ses.noise
 	man.Run.Notes = append(man.Run.Notes, ex.ses.notes...)
-	if first := ex.segments[0]; first.art.InstallLog != "" && man.PhaseByName(m.PhaseInstall) != nil {
+	man.Run.Notes = append(man.Run.Notes, clockNotes(first.art.Status)...)
+	if first.art.InstallLog != "" && man.PhaseByName(m.PhaseInstall) != nil {
 		man.Run.Notes = append(man.Run.Notes, "install output (tail): "+textsafe.Tail(textsafe.Clean(cs.Redact(first.art.InstallLog)), 1024))
 	}
 	markGiven(man, ex.o.CanaryEnv)

@@ -207,7 +207,7 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths, ScanDir: Workspace,
 		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot, GID: BuildGID, GroupWrite: true}},
 		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
-		Limits: lim,
+		Limits: lim, ClockRate: o.ClockRate,
 	}
 }
 

@@ -33,6 +33,9 @@ func ServerOptions(cfg *config.Config, s *config.Server, tgt string, base audit.
 		}
 	}
 	o.IdleQuiet, o.IdleMin, o.IdleMax = time.Duration(cfg.Idle.Quiet), time.Duration(cfg.Idle.Min), time.Duration(cfg.Idle.Max)
+	if cfg.Idle.Dwell > 0 {
+		o.Dwell = time.Duration(cfg.Idle.Dwell)
+	}
 	o.Deadline = time.Duration(s.Timeout)
 	return o
 }

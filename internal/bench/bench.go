@@ -109,6 +109,18 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 			return err
 		}
 	}
+	return rest(ctx, w, d, o)
+}
+
+// rest runs the measurements that need the fixture or this executable:
+// the clock shim's cost, a hostile trace's analysis, batch scaling.
+func rest(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
+	if o.Fixture != "" {
+		if err := clockCost(ctx, w, d, o.Fixture, max(3, o.Runs/2)); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
 	if o.Self != "" {
 		if err := analysisCost(ctx, w, o.Self); err != nil {
 			return err

@@ -31,6 +31,7 @@ type auditFlags struct {
 	idleQuiet      time.Duration
 	idleMin        time.Duration
 	idleMax        time.Duration
+	dwell          time.Duration
 	timeout        time.Duration
 	memory         int64
 	pids           int64
@@ -142,6 +143,7 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.DurationVar(&f.idleQuiet, "idle-quiet", 2*time.Second, "idle ends after this long without traced activity")
 	fs.DurationVar(&f.idleMin, "idle-min", 1*time.Second, "minimum idle observation")
 	fs.DurationVar(&f.idleMax, "idle-max", 20*time.Second, "maximum idle observation")
+	fs.DurationVar(&f.dwell, "dwell", 0, "observe idle for at least this long in real time (batch: "+audit.DefaultDwell.String()+")")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "hard limit for the whole sandbox run")
 	fs.Int64Var(&f.memory, "memory", 2048, "memory limit in MiB")
 	fs.Int64Var(&f.pids, "pids", 512, "process limit")
@@ -152,7 +154,7 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 // options checks the flag values and builds the audit of target with the
 // server arguments args.
 func (f *auditFlags) options(env *Env, target string, args []string) (audit.Options, error) {
-	for name, v := range map[string]int64{"memory": f.memory, "pids": f.pids} {
+	for name, v := range map[string]int64{"memory": f.memory, "pids": f.pids, "clock-rate": int64(f.clockRate)} {
 		if err := positive(name, v); err != nil {
 			return audit.Options{}, err
 		}
@@ -186,7 +188,7 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv,
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
-		Deadline: f.timeout, KeepTrace: f.keepTrace, Witness: f.witness, ClientInfo: f.clientInfo,
+		Deadline: f.timeout, KeepTrace: f.keepTrace, Witness: f.witness, ClientInfo: f.clientInfo, Dwell: f.dwell, ClockRate: f.clockRate,
 		Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids},
 	}
 	if f.cmd != "" {

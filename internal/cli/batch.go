@@ -25,6 +25,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	retry := fs.Bool("retry-failed", false, "audit again servers that failed to install or audit in an earlier run")
 	runs := fs.Int("runs", 1, "audit each server N times and keep only behavior seen every time")
 	network := fs.String("network", "", "override the list's network mode")
+	dwell := fs.Duration("dwell", audit.DefaultDwell, "observe idle for at least this long in real time (waiting is cheap in a batch)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -38,6 +39,8 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("%w: --timeout must be positive", ErrUsage)
 	case *runs < 1:
 		return fmt.Errorf("%w: --runs must be at least 1", ErrUsage)
+	case common.clockRate < 1:
+		return fmt.Errorf("%w: --clock-rate must be at least 1", ErrUsage)
 	}
 	if *jobs > defaultJobs {
 		fmt.Fprintf(env.Stderr, "batch: note: --jobs %d exceeds what this machine's cores and memory suggest (%d)\n", *jobs, defaultJobs)
@@ -57,9 +60,11 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	defer closeEngine()
 	pr := newProgress(env, common.quiet)
 	defer pr.done()
+	base := common.base(env, *network)
+	base.Dwell = *dwell
 	opts := batch.Options{
 		List: cfg, Out: *out, Jobs: *jobs, ShardK: k, ShardN: n, ServerTimeout: *timeout, RetryFailed: *retry, Runs: *runs,
-		Base: common.base(env, *network),
+		Base: base,
 	}
 	if pr != nil {
 		// One line per finished server, above the live line.

@@ -29,6 +29,7 @@ type commonFlags struct {
 	quiet      bool
 	witness    bool
 	clientInfo string
+	clockRate  int
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -43,6 +44,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress on stderr (audit: no summary either)")
 	fs.BoolVar(&c.witness, "witness", true, "also run the server without the tracer and report what only that run did (anti-analysis)")
 	fs.StringVar(&c.clientInfo, "client-info", "", "clientInfo sent in initialize, NAME/VERSION (default: "+mcpclient.DefaultClientName+"/"+mcpclient.DefaultClientVersion+", a popular client's)")
+	fs.IntVar(&c.clockRate, "clock-rate", audit.DefaultClockRate, "run the server's clock this many times faster than real time, so delayed payloads fire (1: real time)")
 }
 
 func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
@@ -84,7 +86,7 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
 	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
-		Witness: c.witness, ClientInfo: c.clientInfo}
+		Witness: c.witness, ClientInfo: c.clientInfo, ClockRate: c.clockRate}
 }
 
 // trustFiles are the CA bundles a server in open mode trusts besides the

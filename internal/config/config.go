@@ -49,6 +49,9 @@ type Idle struct {
 	Quiet Duration `yaml:"quiet"`
 	Min   Duration `yaml:"min"`
 	Max   Duration `yaml:"max"`
+	// Dwell is the least real time idle lasts (waiting is cheap in batch
+	// and scheduled runs); empty keeps the command's default.
+	Dwell Duration `yaml:"dwell"`
 }
 
 // Duration is a time.Duration written as "2s" in YAML.

@@ -11,7 +11,10 @@
 // incompatible change.
 package manifest
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"time"
+)
 
 // SchemaVersion is the version of the manifest format written by this package.
 const SchemaVersion = 1
@@ -415,7 +418,10 @@ type Run struct {
 	// with (desktop, terminal, editor), chosen per run.
 	ClientEnv     string        `json:"client_env,omitempty"`
 	PhaseTimingMS []PhaseTiming `json:"phase_timing_ms"`
-	Trace         TraceStats    `json:"trace"`
+	// ServerTime is how much time the server's own clock saw (the clock
+	// shim runs it faster than real time); nil for older manifests.
+	ServerTime *ServerTime `json:"server_time,omitempty"`
+	Trace      TraceStats  `json:"trace"`
 	// StderrTail is the end of the server's stderr, sanitized and bounded.
 	StderrTail string `json:"stderr_tail,omitempty"`
 	// StdoutNoise counts non-JSON lines the server printed on stdout.
@@ -434,6 +440,35 @@ type Run struct {
 type PhaseTiming struct {
 	Phase string `json:"phase"`
 	MS    int64  `json:"ms"`
+}
+
+// ServerTime is what "nothing seen" covers in the server's time: the
+// sandbox's clock shim runs the server's clocks and waits Rate times faster
+// than real time.
+type ServerTime struct {
+	// Rate is server seconds per real second: 1 when the shim was off or
+	// could not be applied.
+	Rate int `json:"rate"`
+	// Start and End are the server's clock when it started and when the
+	// run ended (RFC 3339, UTC).
+	Start string `json:"start"`
+	End   string `json:"end"`
+	// CoveredMS is the server time each phase spanned, in the order of
+	// phase_timing_ms.
+	CoveredMS []PhaseTiming `json:"covered_ms"`
+}
+
+// Covered is the server time the named phases spanned together.
+func (st *ServerTime) Covered(phases ...string) time.Duration {
+	var ms int64
+	for _, c := range st.CoveredMS {
+		for _, p := range phases {
+			if c.Phase == p {
+				ms += c.MS
+			}
+		}
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // TraceStats describes the raw trace the manifest was built from.

@@ -52,6 +52,9 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 		}
 		fmt.Fprintf(w, "  calls:   %d made: %s\n", len(man.Calls), strings.Join(parts, ", "))
 	}
+	if c := clockLine(man.Run.ServerTime); c != "" {
+		fmt.Fprintf(w, "  clock:   %s\n", c)
+	}
 	quiet := 0
 	for _, p := range man.Phases {
 		text := phaseLine(p)

@@ -74,6 +74,9 @@ func entryEnv(spec Spec, lim Limits) []string {
 	if spec.NoTrace {
 		env = append(env, "MCP_AUDIT_NOTRACE=1")
 	}
+	if spec.ClockRate > 1 {
+		env = append(env, "MCP_AUDIT_CLOCK_RATE="+strconv.Itoa(spec.ClockRate))
+	}
 	if in := spec.Install; in != nil {
 		env = append(env, "MCP_AUDIT_INSTALL_DIR="+in.Dir, "MCP_AUDIT_INSTALL_SCRIPT="+InstallMarker+"\n"+in.Script,
 			"MCP_AUDIT_INSTALL_GID="+strconv.Itoa(in.GID), "MCP_AUDIT_INSTALL_TIMEOUT="+strconv.Itoa(int(max(in.Timeout, time.Second).Seconds())))

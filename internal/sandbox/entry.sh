@@ -26,9 +26,11 @@ INSTALL_DIR="${MCP_AUDIT_INSTALL_DIR:-}"
 INSTALL_SCRIPT="${MCP_AUDIT_INSTALL_SCRIPT:-}"
 INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
+CLOCK_RATE="${MCP_AUDIT_CLOCK_RATE:-1}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
 unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
+unset MCP_AUDIT_CLOCK_RATE
 
 mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
@@ -85,12 +87,56 @@ if [ -n "$INSTALL_DIR" ]; then
 	note "install-end $? $(date +%s.%N)"
 fi
 
+# The clock shim: the server's clocks (wall and monotonic) and its waits
+# (sleep, poll, epoll timeouts) run CLOCK_RATE times faster, so a payload
+# that waits for minutes fires within the run. Only the server and its
+# children get it (strace -E), so the trace's timestamps stay real. Without
+# it, "-E NAME" just removes an unset variable.
+CLOCK_LIB=
+CLOCK_PRELOAD=LD_PRELOAD
+CLOCK_FT=FAKETIME
+if [ "$CLOCK_RATE" != 1 ]; then
+	for lib in /usr/lib/*/faketime/libfaketime.so.1; do
+		[ -f "$lib" ] && CLOCK_LIB="$lib"
+	done
+	if [ -n "$CLOCK_LIB" ]; then
+		CLOCK_PRELOAD="LD_PRELOAD=$CLOCK_LIB"
+		CLOCK_FT="FAKETIME=+0 x$CLOCK_RATE"
+		note "clock $CLOCK_RATE"
+	else
+		note "clock-unavailable"
+	fi
+fi
+
 # Noise is not stored: once the trace holds $NOISE_KEEP failed lookups of
 # temporary, system or package paths (no rule judges those), further ones
 # are counted instead of written, so a flood of them cannot push the trace
 # to its size limit. Lookups in the home, /etc, /proc and anything that
 # succeeded are always written.
 cat >"$D/noise.awk" <<'AWK'
+# The clock shim's own plumbing is not the server's behavior: the loader's
+# open of the library (in every process), and libfaketime's clock shared
+# through /dev/shm, named after the first traced process (the server's root)
+# and opened by every process it starts. glibc creates that semaphore as a
+# temporary file linked into place: temporary names are dropped only in the
+# root, during the shim's setup (before any of the server's code runs). An
+# open, link or unlink is dropped only when it names nothing else.
+shim != "" {
+	if (root == "") {
+		root = $1
+		own["\"" shim "\""] = 1
+		own["\"/dev/shm/sem.faketime_sem_" root "\""] = 1
+		own["\"/dev/shm/faketime_shm_" root "\""] = 1
+	}
+	if ($1 == root && (index($0, "\"/dev/shm/faketime_shm_" root "\", O_RDWR|O_CREAT|O_NOFOLLOW") || ++rootlines > 64)) ready = 1
+	if ($3 ~ /^(openat|link|unlink)\(/) {
+		if (!ready && $1 == root && $3 ~ /^openat\(/ && match($0, /"\/dev\/shm\/sem\.[A-Za-z0-9]+", O_RDWR\|O_CREAT\|O_EXCL/))
+			own[substr($0, RSTART, index(substr($0, RSTART + 1), "\"") + 1)] = 1
+		rest = $0
+		for (p in own) while ((i = index(rest, p)) > 0) rest = substr(rest, 1, i - 1) substr(rest, i + length(p))
+		if (rest !~ /"/) next
+	}
+}
 # The result is anchored at the end of the line, where strace prints it
 # (a path may contain " = -1 ENOENT " itself), and a path with a . or ..
 # component is never noise (it may lead anywhere).
@@ -105,7 +151,7 @@ cat >"$D/noise.awk" <<'AWK'
 { print }
 END { print dropped + 0 > out }
 AWK
-TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -f $D/noise.awk >$D/trace"
+TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -f $D/noise.awk >$D/trace"
 
 note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections
@@ -114,10 +160,11 @@ exec 3<&0
 if [ "$NOTRACE" = 1 ]; then
 	# Benchmark baseline only: the same sandbox without the tracer.
 	: >"$D/trace"
+	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$@"
 	as_user "$@" <&3 3<&- &
 else
 	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
-		-o "$TRACE_OUT" -u "$U" -- "$@" <&3 3<&- &
+		-o "$TRACE_OUT" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!
 exec 0</dev/null 3<&-

@@ -26,7 +26,7 @@ import (
 
 // ImageVersion changes whenever the image layout the entrypoint relies on
 // changes; images with another version are rebuilt.
-const ImageVersion = "2"
+const ImageVersion = "3"
 
 // DefaultImage is the tag of the sandbox image.
 const DefaultImage = "mcp-audit-sandbox:" + ImageVersion
@@ -233,9 +233,9 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 }
 
 // offlinePackages are the Debian packages of the offline image: the
-// tracer, the CA store, and a Python runtime with pip for Python targets
+// tracer, the CA store, the clock shim, and a Python runtime with pip for Python targets
 // (python3-pip brings setuptools and wheel, which build sdists offline).
-const offlinePackages = "strace,ca-certificates,python3,python3-pip,python3-venv"
+const offlinePackages = "strace,ca-certificates,libfaketime,python3,python3-pip,python3-venv"
 
 // findNpm locates npm's package directory next to a node installation.
 func findNpm(node string) (string, error) {

@@ -94,6 +94,10 @@ type Spec struct {
 	// NoTrace runs the server without strace. Only the benchmark uses it,
 	// to measure the tracer's cost in an otherwise identical sandbox.
 	NoTrace bool
+	// ClockRate, above 1, runs the server's clocks and waits that many
+	// times faster than real time (the clock shim, libfaketime); the
+	// entrypoint notes "clock RATE" or "clock-unavailable" in the status.
+	ClockRate int
 	// Install, when set, runs lifecycle scripts under the tracer before the
 	// server starts (phase "install").
 	Install *Install
