@@ -71,6 +71,11 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 		return nil, fmt.Errorf("copying the manifest: %w", err)
 	}
 	w.Spec.NoTrace = true
+	// Nor the clock shim: its library and variables are visible to the
+	// server (LD_PRELOAD, FAKETIME, /proc/self/maps), so a server that
+	// waits out the shim must meet a real clock in one of the two runs.
+	// Delayed payloads are the traced run's job.
+	w.Spec.ClockRate = 1
 	w.Spec.Install = nil // install scripts ran traced; the witness is about the server
 	return &w, nil
 }

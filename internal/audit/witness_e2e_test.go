@@ -28,10 +28,11 @@ func logFindings(t *testing.T, fs []policy.Finding) {
 }
 
 // TestWitnessDormantWhenTraced: a server that steals a canary only when it
-// is not traced (it reads TracerPid, or its parent's name) is a critical
-// anti-analysis finding, with what each run saw as evidence.
+// is not traced (it reads TracerPid, or its parent's name) or not under
+// the clock shim (LD_PRELOAD, FAKETIME) is a critical anti-analysis
+// finding, with what each run saw as evidence.
 func TestWitnessDormantWhenTraced(t *testing.T) {
-	for _, mode := range []string{"fp-tracer", "fp-tracer-name"} {
+	for _, mode := range []string{"fp-tracer", "fp-tracer-name", "fp-clock"} {
 		t.Run(mode, func(t *testing.T) {
 			man := witnessRun(t, mode)
 			fs := findings(man)
