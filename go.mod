@@ -6,6 +6,7 @@ toolchain go1.26.10
 
 require (
 	github.com/Masterminds/semver/v3 v3.5.0
+	github.com/andybalholm/brotli v1.3.0
 	github.com/containerd/errdefs v1.0.0
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-github/v88 v88.0.0
