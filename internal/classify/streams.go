@@ -2,6 +2,7 @@ package classify
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,14 +24,18 @@ const (
 )
 
 // dnsJoin is the labels of the names asked under one registrable domain,
-// in query order, each distinct name once: all labels below the domain
-// (all), and the first label of each name (first), which skips the fixed
-// labels of "<piece>.x.domain" between the pieces.
+// in query order: all labels below the domain (all), and the first label
+// of each name (first), which skips the fixed labels of "<piece>.x.domain"
+// between the pieces. A name equal to one of the last joinRecent joined
+// is a retry or the AAAA twin of a lookup and adds nothing.
 type dnsJoin struct {
 	all, first *canary.Stream
-	seen       map[string]bool
+	recent     []string
+	names      int
 	bytes      int
 }
+
+const joinRecent = 2
 
 // byteStream follows one connection or socket.
 type byteStream struct {
@@ -61,13 +66,16 @@ func (c *classifier) dnsCanaries(p *phaseAcc, name string) {
 		if len(c.joins) >= maxJoinDomains {
 			return
 		}
-		j = &dnsJoin{all: c.finder.Stream(), first: c.finder.Stream(), seen: map[string]bool{}}
+		j = &dnsJoin{all: c.finder.Stream(), first: c.finder.Stream()}
 		c.joins[reg] = j
 	}
-	if j.seen[name] || len(j.seen) >= maxJoinNames || j.bytes >= maxJoinBytes {
-		return // a retry or the AAAA twin of a name adds nothing
+	if slices.Contains(j.recent, name) || j.names >= maxJoinNames || j.bytes >= maxJoinBytes {
+		return
 	}
-	j.seen[name] = true
+	if j.recent = append(j.recent, name); len(j.recent) > joinRecent {
+		j.recent = j.recent[1:]
+	}
+	j.names++
 	labels := strings.ReplaceAll(sub, ".", "")
 	first, _, _ := strings.Cut(sub, ".")
 	j.bytes += len(labels)
@@ -79,7 +87,7 @@ func (c *classifier) dnsCanaries(p *phaseAcc, name string) {
 		}
 		reported[h] = true
 		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowSent, Encoding: h.Encoding,
-			Evidence: fmt.Sprintf("dns *.%s (labels of %d names joined in query order)", reg, len(j.seen))})
+			Evidence: fmt.Sprintf("dns *.%s (labels of %d names joined in query order)", reg, j.names)})
 	}
 }
 

@@ -70,3 +70,46 @@ func TestStreamsJoinPieces(t *testing.T) {
 		t.Errorf("canary hits (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzDNSJoin: any sequence of names keeps the joins within their bounds
+// and a value cut across the names is still found.
+func FuzzDNSJoin(f *testing.F) {
+	f.Add("a.b.example\nc.b.example\n\n.example", uint8(7))
+	f.Add("x.y.z.co.uk\nX.Y.Z.CO.UK\n1.2.3.4", uint8(1))
+	cs := canary.Generate(nil)
+	hx := hex.EncodeToString([]byte(cs.Env["GITHUB_TOKEN"]))
+	f.Fuzz(func(t *testing.T, noise string, piece uint8) {
+		var evs []sinklog.Event
+		at := 1.0
+		for _, n := range strings.Split(noise, "\n") {
+			at += 0.001
+			evs = append(evs, sinklog.Event{Time: at, Kind: sinklog.KindDNS, Name: n, QType: "A"})
+		}
+		size := int(piece%20) + 1
+		var pieces []string
+		for i := 0; i < len(hx); i += size {
+			pieces = append(pieces, hx[i:min(i+size, len(hx))])
+		}
+		repeats := false // a piece equal to one just before it reads as a retry
+		for i, p := range pieces {
+			repeats = repeats || i > 0 && pieces[i-1] == p || i > 1 && pieces[i-2] == p
+			at += 0.001
+			evs = append(evs, sinklog.Event{Time: at, Kind: sinklog.KindDNS, Name: p + ".q.join.example", QType: "A"})
+		}
+		c := newClassifier(Input{Layout: layout, Canaries: cs, Sink: evs})
+		c.namesFromSink()
+		c.mergeSink()
+		for reg, j := range c.joins {
+			if j.bytes > maxJoinBytes+253 || j.names > maxJoinNames || len(j.recent) > joinRecent {
+				t.Errorf("%s: %d bytes, %d names", reg, j.bytes, j.names)
+			}
+		}
+		found := false
+		for _, h := range c.phases[0].Canaries {
+			found = found || h.Canary == "env:GITHUB_TOKEN" && h.Encoding == "hex"
+		}
+		if !found && !repeats && !strings.Contains(noise, "join.example") {
+			t.Errorf("token in pieces of %d not found: %+v", size, c.phases[0].Canaries)
+		}
+	})
+}
