@@ -7,6 +7,7 @@ toolchain go1.26.10
 require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c
 	github.com/Masterminds/semver/v3 v3.5.0
+	github.com/andybalholm/brotli v1.3.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/containerd/errdefs v1.0.0
 	github.com/google/go-cmp v0.7.0

@@ -41,6 +41,10 @@ type channels struct {
 	mu     sync.Mutex
 	recs   []observed
 	seen   map[string]bool
+	// streams search stderr and stdout's non-JSON lines across line
+	// breaks (a value printed in pieces), beside each line on its own.
+	smu     sync.Mutex
+	streams map[string]*canary.Stream
 	// dropped counts records beyond maxObserved.
 	dropped int
 	// judged counts the bytes of text judged so far.
@@ -134,7 +138,7 @@ type observed struct {
 }
 
 func newChannels(cs *canary.Set) *channels {
-	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{},
+	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{}, streams: map[string]*canary.Stream{},
 		queue: make(chan func(), queueLen), done: make(chan struct{})}
 	ch.bcond = sync.NewCond(&ch.bmu)
 	ch.errw.fn = ch.stderr
@@ -243,6 +247,9 @@ func (ch *channels) process(now time.Time, o mcpclient.Observation) {
 		ch.keep(now, m.ServerMessage{Channel: channel, Method: method, Text: policy.OversizedText})
 	}
 	ch.hits(now, o.Data, channelHow[o.Channel], what)
+	if o.Channel == mcpclient.ChanStdout {
+		ch.streamHits(now, o.Data, m.HowStdout, what)
+	}
 	text := o.Data
 	if o.Channel != mcpclient.ChanStdout {
 		text = []byte(jsonText(o.Data))
@@ -257,6 +264,7 @@ func (ch *channels) stderr(line []byte) {
 	line = bytes.Clone(line)
 	ch.enqueueSized(int64(len(line)), func() {
 		ch.hits(now, line, m.HowStderr, "standard error")
+		ch.streamHits(now, line, m.HowStderr, "standard error")
 		ch.judge(now, m.ChannelStderr, "", string(line), false)
 	})
 }
@@ -264,6 +272,22 @@ func (ch *channels) stderr(line []byte) {
 // hits records the canaries found in data.
 func (ch *channels) hits(t time.Time, data []byte, how, what string) {
 	for _, h := range ch.finder.Find(data) {
+		ch.add(observed{t: t, hit: &m.CanaryHit{Canary: h.Canary, How: how, Evidence: what, Encoding: h.Encoding}})
+	}
+}
+
+// streamHits records the canaries found in a line together with the end
+// of the lines before it on the same channel (how).
+func (ch *channels) streamHits(t time.Time, line []byte, how, what string) {
+	ch.smu.Lock()
+	s := ch.streams[how]
+	if s == nil {
+		s = ch.finder.Stream()
+		ch.streams[how] = s
+	}
+	hits := s.Write(append(bytes.Clone(line), '\n'))
+	ch.smu.Unlock()
+	for _, h := range hits {
 		ch.add(observed{t: t, hit: &m.CanaryHit{Canary: h.Canary, How: how, Evidence: what, Encoding: h.Encoding}})
 	}
 }

@@ -23,6 +23,9 @@ func TestChannelsHitBeforeRedaction(t *testing.T) {
 	ch.errw.Write([]byte("key=" + tok[:10]))
 	ch.errw.Write([]byte(tok[10:] + "\n"))
 	ch.errw.Write([]byte(strings.Repeat("y", maxScanText-5) + cs.Env["NPM_TOKEN"] + strings.Repeat("y", 10)))
+	// A value printed over two lines.
+	slack := cs.Env["SLACK_BOT_TOKEN"]
+	ch.errw.Write([]byte("debug: " + slack[:20] + "\n" + slack[20:] + "\n"))
 	start := time.Now().Add(-time.Minute)
 	phases := ch.assign(nil, []classify.Window{{Name: m.PhaseStartup, Start: start}}, &m.Manifest{})
 	if len(phases) != 1 {
@@ -31,8 +34,9 @@ func TestChannelsHitBeforeRedaction(t *testing.T) {
 	got := map[string]bool{}
 	for _, h := range phases[0].Canaries {
 		got[h.Canary+" "+h.How] = true
+		got[h.Canary+" "+h.How+" "+h.Encoding] = true
 	}
-	for _, want := range []string{"env:GITHUB_TOKEN server-request", "env:GITHUB_TOKEN stderr", "env:NPM_TOKEN stderr"} {
+	for _, want := range []string{"env:GITHUB_TOKEN server-request", "env:GITHUB_TOKEN stderr", "env:NPM_TOKEN stderr", "env:SLACK_BOT_TOKEN stderr raw"} {
 		if !got[want] {
 			t.Errorf("no hit %q in %v", want, got)
 		}

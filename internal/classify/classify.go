@@ -119,7 +119,12 @@ type classifier struct {
 	udpSends []udpSend
 	evidence []Evidence
 	plumb    map[int]bool // pids running mcp-audit's own plumbing
-	plumbed  int          // their events, left out of the phases
+	// joins are the DNS names asked per registrable domain; streams the
+	// connections and sockets followed across their pieces.
+	joins       map[string]*dnsJoin
+	streams     map[string]*byteStream
+	streamOrder []string
+	plumbed     int // their events, left out of the phases
 }
 
 // Classify builds the behavior phases for a run.
@@ -169,6 +174,8 @@ func newClassifier(in Input) *classifier {
 		names:    map[string]string{},
 		procs:    map[int]string{},
 		plumb:    map[int]bool{},
+		joins:    map[string]*dnsJoin{},
+		streams:  map[string]*byteStream{},
 	}
 	c.placeCanaries()
 	windows := in.Windows

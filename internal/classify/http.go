@@ -26,13 +26,18 @@ func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sinklog.Event, r s
 	}
 	p.Requests = append(p.Requests, req)
 	where := fmt.Sprintf("%s %s %s%s", req.Scheme, r.Method, orStr(req.Host, conn.Name), req.Path)
-	var all bytes.Buffer
-	all.WriteString(r.Target + "\n")
+	var head bytes.Buffer
+	var coding string
+	head.WriteString(r.Target + "\n")
 	for _, h := range r.Headers {
-		all.WriteString(h[0] + ": " + h[1] + "\n")
+		head.WriteString(h[0] + ": " + h[1] + "\n")
+		if strings.EqualFold(h[0], "Content-Encoding") {
+			coding = h[1]
+		}
 	}
-	all.Write(r.Body)
-	hits := c.finder.Find(all.Bytes())
+	// The body as sent, and decoded per its Content-Encoding (or its
+	// magic bytes): a compressed body hides nothing.
+	hits := c.finder.FindHTTP(head.Bytes(), r.Body, coding)
 	for _, h := range hits {
 		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowSent, Evidence: where, Encoding: h.Encoding})
 	}

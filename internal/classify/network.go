@@ -153,8 +153,7 @@ func (c *classifier) send(p *phaseAcc, r trace.Record, info *sockInfo) {
 			}
 			for _, q := range decodeDNSQuestions(d) {
 				p.DNS = append(p.DNS, m.DNSQuery{Name: q.name, Type: q.qtype, Server: dst.IP, Process: c.processOf(r.PID)})
-				c.canaryScan(p, []byte(strings.ReplaceAll(q.name, ".", "")), "dns "+q.name)
-				c.canaryScan(p, []byte(q.name), "dns "+q.name)
+				c.dnsCanaries(p, q.name)
 			}
 		}
 		return

@@ -73,10 +73,13 @@ func (c *classifier) mergeSink() {
 			for _, r := range e.Requests {
 				c.request(p, tc, conn, r, t)
 			}
+		case sinklog.KindData:
+			c.sinkData(p, byID[e.ID], sinkConn[e.ID], e, t)
 		case sinklog.KindUDP:
 			c.udp(p, e, t)
 		}
 	}
+	c.closeStreams()
 	for _, tc := range c.tcp {
 		tc.phase.Network = append(tc.phase.Network, tc.conn)
 	}
@@ -97,8 +100,7 @@ func (c *classifier) sinkDNS(p *phaseAcc, e sinklog.Event) {
 	if !seen {
 		p.DNS = append(p.DNS, m.DNSQuery{Name: e.Name, Type: e.QType})
 	}
-	c.canaryScan(p, []byte(strings.ReplaceAll(e.Name, ".", "")), "dns "+e.Name)
-	c.canaryScan(p, []byte(e.Name), "dns "+e.Name)
+	c.dnsCanaries(p, e.Name)
 }
 
 // sinkTCP completes the traced connect the sink's connection belongs to
@@ -123,7 +125,7 @@ func (c *classifier) sinkTCP(p *phaseAcc, e sinklog.Event, t time.Time) *traceCo
 	tc.conn.ALPN = strings.Join(e.ALPN, ",")
 	if len(e.First) > 0 {
 		ev := fmt.Sprintf("tcp %s:%d", orStr(e.Name, e.DstIP), e.Port)
-		c.canaryScan(tc.phase, e.First, ev)
+		c.streamWrite(fmt.Sprintf("tcp %d", e.ID), tc.phase, ev, e.First)
 		c.evidence = append(c.evidence, c.rawEvidence(tc, "tcp", e.First, t))
 	}
 	return tc
@@ -166,9 +168,9 @@ func (c *classifier) udp(p *phaseAcc, e sinklog.Event, t time.Time) {
 			break
 		}
 	}
-	for _, h := range c.finder.Find(e.Data) {
-		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowSent, Evidence: where, Encoding: h.Encoding})
-	}
+	// Datagrams of one socket are searched as one stream: a value cut
+	// across datagrams is found whole.
+	c.streamWrite("udp "+e.Src+" "+where, p, where, e.Data)
 	body, enc := c.encodeBody(e.Data)
 	c.evidence = append(c.evidence, Evidence{Phase: p.Name, Time: t.UTC().Format(time.RFC3339Nano), Kind: "udp",
 		Address: strings.TrimPrefix(where, "udp "), Body: body, Encoding: enc, BodyLen: int64(e.Length)})

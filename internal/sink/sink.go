@@ -13,6 +13,7 @@ package sink
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/json"
@@ -238,12 +239,56 @@ func (s *Sink) handleTCP(c *net.TCPConn) {
 	if ev.Proto == "" {
 		ev.Proto = "other"
 	}
-	// Unknown protocol: record the first bytes the client sends.
+	// Unknown protocol: record the first bytes the client sends, then
+	// the rest of the stream up to MaxStream.
 	buf := make([]byte, 4096)
 	conn.SetReadDeadline(time.Now().Add(2 * time.Second))
 	n, _ := io.ReadAtLeast(reader, buf, 1)
 	ev.First, ev.Length = buf[:n], n
 	s.log.Emit(ev)
+	if n > 0 {
+		s.readRest(id, conn, reader, n)
+	}
+}
+
+// Bounds on what the sink keeps of a stream it does not understand: the
+// bytes per connection (including the first read), how long it waits for
+// more, and how it coalesces small writes into one event.
+const (
+	MaxStream     = 64 << 10
+	streamIdle    = 5 * time.Second
+	streamChunk   = 8 << 10
+	streamCoalesc = 100 * time.Millisecond
+)
+
+// readRest records what follows the first read of a connection as data
+// events, each as soon as it arrives (coalesced over streamCoalesc), until
+// the client closes, idles for streamIdle, or MaxStream bytes are kept.
+func (s *Sink) readRest(id int, conn net.Conn, r io.Reader, off int) {
+	buf := make([]byte, streamChunk)
+	for off < MaxStream {
+		conn.SetReadDeadline(time.Now().Add(streamIdle))
+		want := min(len(buf), MaxStream-off)
+		n, err := r.Read(buf[:want])
+		for err == nil && n < want {
+			conn.SetReadDeadline(time.Now().Add(streamCoalesc))
+			var k int
+			k, err = r.Read(buf[n:want])
+			n += k
+		}
+		if n > 0 {
+			s.log.Emit(sinklog.Event{Kind: sinklog.KindData, ID: id, Offset: off, Data: bytes.Clone(buf[:n])})
+			off += n
+		}
+		if err != nil && !isTimeout(err) || n == 0 {
+			return
+		}
+	}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }
 
 var httpMethods = []string{"GET ", "POST ", "PUT ", "PATCH ", "DELETE ", "HEAD ", "OPTIONS ", "CONNECT ", "TRACE "}

@@ -12,6 +12,10 @@ const (
 	KindTCP   = "tcp"
 	KindUDP   = "udp"
 	KindHTTP  = "http"
+	// KindData is more of a TCP stream the sink did not understand, after
+	// the first bytes of its tcp event: ID names the connection, Offset
+	// where Data starts in the stream.
+	KindData  = "data"
 	KindError = "error"
 )
 
@@ -41,7 +45,8 @@ type Event struct {
 	Length int      `json:"len,omitempty"`
 
 	Requests []HTTPRequest `json:"requests,omitempty"`
-	Data     []byte        `json:"data,omitempty"` // UDP payload, bounded
+	Data     []byte        `json:"data,omitempty"` // UDP payload or stream data, bounded
+	Offset   int           `json:"off,omitempty"`  // of stream data in its connection
 
 	Error string `json:"error,omitempty"`
 }
