@@ -223,6 +223,9 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *
 	raw, err := seg.client.Call(cctx, pc.method, pc.params)
 	cancel()
 	var rpc *mcpclient.RPCError
+	if err == nil || errors.As(err, &rpc) {
+		seg.answered(time.Now())
+	}
 	switch {
 	case err == nil:
 		call.Outcome = m.CallOK

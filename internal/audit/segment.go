@@ -31,6 +31,14 @@ func (s *segment) window(name string, start time.Time) {
 	s.windows = append(s.windows, classify.Window{Name: name, Start: start})
 }
 
+// answered notes when the current window's call was answered: what the
+// server does from then on was not needed for the answer.
+func (s *segment) answered(t time.Time) {
+	if n := len(s.windows); n > 0 {
+		s.windows[n-1].Answered = t
+	}
+}
+
 func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, cs *canary.Set, o Options) (*segment, error) {
 	ch := newChannels(cs)
 	spec.Stderr = &ch.errw

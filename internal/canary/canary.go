@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"hash/crc32"
 	"slices"
 	"strings"
 )
@@ -109,14 +110,14 @@ var shapes = []shape{
 	{is("AWS_ACCESS_KEY_ID"), func() string { return "AKIA" + randFrom(upperNum, 16) }},
 	{is("AWS_SECRET_ACCESS_KEY"), func() string { return randFrom(alnum, 40) }},
 	{has("GITLAB"), func() string { return "glpat-" + randFrom(urlSafe, 20) }},
-	{func(n string) bool { return strings.Contains(n, "GITHUB") || n == "GH_TOKEN" }, func() string { return "ghp_" + randFrom(alnum, 36) }},
-	{has("NPM"), func() string { return "npm_" + randFrom(alnum, 36) }},
+	{func(n string) bool { return strings.Contains(n, "GITHUB") || n == "GH_TOKEN" }, func() string { return checksummed("ghp_") }},
+	{has("NPM"), func() string { return checksummed("npm_") }},
 	{has("OPENAI"), func() string { return "sk-proj-" + randFrom(urlSafe, 48) }},
 	{has("ANTHROPIC"), func() string { return "sk-ant-api03-" + randFrom(urlSafe, 93) + "AA" }},
 	{has("SLACK"), func() string {
 		return "xoxb-" + randFrom("0123456789", 13) + "-" + randFrom("0123456789", 13) + "-" + randFrom(alnum, 24)
 	}},
-	{has("STRIPE"), func() string { return "sk_test_51" + randFrom(alnum, 97) }},
+	{has("STRIPE"), func() string { return "sk_live_51" + randFrom(alnum, 97) }},
 	{has("GOOGLE", "GEMINI", "MAPS_API"), func() string { return "AIza" + randFrom(urlSafe, 35) }},
 	{has("HUGGINGFACE", "HF_TOKEN", "HF_API"), func() string { return "hf_" + randFrom(alnum, 34) }},
 	{has("PERPLEXITY"), func() string { return "pplx-" + randFrom(alnum, 48) }},
@@ -129,6 +130,29 @@ var shapes = []shape{
 	{has("PINECONE"), func() string { return "pcsk_" + randFrom(alnum, 5) + "_" + randFrom(alnum, 64) }},
 	{has("ANON_KEY", "SERVICE_ROLE", "SUPABASE_KEY", "JWT"), jwt},
 	{has("POSTMARK", "EXA_API", "CLARITY"), uuid},
+}
+
+// base62 is the digit order of GitHub's and npm's token checksums.
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// checksummed is a token in the format GitHub (ghp_, gho_, …) and npm
+// (npm_) issue: the prefix, 30 random base62 characters, and the CRC32 of
+// those 30 in base62, left-padded with 0 to 6 characters. Secret scanners
+// and careful stealers check it; a random tail fails that check.
+func checksummed(prefix string) string {
+	body := randFrom(alnum, 30)
+	return prefix + body + crcTail(body)
+}
+
+// crcTail is the 6-character base62 CRC32 of body.
+func crcTail(body string) string {
+	n := crc32.ChecksumIEEE([]byte(body))
+	out := []byte("000000")
+	for i := len(out) - 1; i >= 0 && n > 0; i-- {
+		out[i] = base62[n%62]
+		n /= 62
+	}
+	return string(out)
 }
 
 // jwt is a token of the shape Supabase and many others issue.
@@ -151,19 +175,19 @@ func dsnFor(n string) string {
 	pw := randFrom(alnum, 24)
 	switch {
 	case strings.Contains(n, "MONGO"):
-		return "mongodb://mcpaudit:" + pw + "@db.mcp-audit.test:27017/app?authSource=admin"
+		return "mongodb://app:" + pw + "@db.corp.internal:27017/app?authSource=admin"
 	case strings.Contains(n, "REDIS"):
-		return "redis://default:" + pw + "@cache.mcp-audit.test:6379/0"
+		return "redis://default:" + pw + "@cache.corp.internal:6379/0"
 	case strings.Contains(n, "MYSQL"):
-		return "mysql://mcpaudit:" + pw + "@db.mcp-audit.test:3306/app"
+		return "mysql://app:" + pw + "@db.corp.internal:3306/app"
 	case strings.Contains(n, "AMQP") || strings.Contains(n, "RABBIT"):
-		return "amqp://mcpaudit:" + pw + "@mq.mcp-audit.test:5672/"
+		return "amqp://app:" + pw + "@mq.corp.internal:5672/"
 	case strings.Contains(n, "SENTRY"):
-		return "https://" + randFrom(hexDigits, 32) + "@o0.ingest.mcp-audit.test/1"
+		return "https://" + randFrom(hexDigits, 32) + "@o0.ingest.corp.internal/1"
 	case strings.Contains(n, "WEBHOOK"):
-		return "https://hooks.mcp-audit.test/services/" + pw
+		return "https://hooks.corp.internal/services/" + pw
 	}
-	return "postgres://mcpaudit:" + pw + "@db.mcp-audit.test:5432/app"
+	return "postgres://app:" + pw + "@db.corp.internal:5432/app"
 }
 
 // WorkspaceEnv is the decoy .env of the workspace the server starts in,
@@ -207,24 +231,24 @@ func (s *Set) addDecoys() {
 	pem.WriteString(body + "\n-----END OPENSSH PRIVATE KEY-----\n")
 	s.addFile("~/.ssh/id_rsa", 0o600, pem.String(), keyBody)
 
-	npm := "npm_" + randFrom(alnum, 36)
+	npm := checksummed("npm_")
 	s.addFile("~/.npmrc", 0o600, "//registry.npmjs.org/:_authToken="+npm+"\n", npm)
 
-	gh := "gho_" + randFrom(alnum, 36)
+	gh := checksummed("gho_")
 	s.addFile("~/.config/gh/hosts.yml", 0o600,
 		"github.com:\n    user: dev\n    oauth_token: "+gh+"\n    git_protocol: https\n", gh)
 
 	dockerPass := randFrom(alnum, 32)
 	auth := base64.StdEncoding.EncodeToString([]byte("dev:" + dockerPass))
 	s.addFile("~/.docker/config.json", 0o600,
-		`{"auths":{"registry.mcp-audit.test":{"auth":"`+auth+`"}}}`+"\n", dockerPass)
+		`{"auths":{"registry.corp.internal":{"auth":"`+auth+`"}}}`+"\n", dockerPass)
 
 	netrc := randFrom(alnum, 28)
-	s.addFile("~/.netrc", 0o600, "machine api.mcp-audit.test\n  login dev\n  password "+netrc+"\n", netrc)
+	s.addFile("~/.netrc", 0o600, "machine api.corp.internal\n  login dev\n  password "+netrc+"\n", netrc)
 
 	envKey, dbPass := "sk-proj-"+randFrom(alnum, 48), randFrom(alnum, 24)
 	s.addFile(WorkspaceEnv, 0o644,
-		"OPENAI_API_KEY="+envKey+"\nDATABASE_URL=postgres://app:"+dbPass+"@db.mcp-audit.test:5432/app\n", envKey, dbPass)
+		"OPENAI_API_KEY="+envKey+"\nDATABASE_URL=postgres://app:"+dbPass+"@db.corp.internal:5432/app\n", envKey, dbPass)
 
 	cursor := "sk-ant-api03-" + randFrom(alnum, 48)
 	s.addFile("~/.cursor/mcp.json", 0o644,
@@ -239,7 +263,7 @@ func (s *Set) addDecoys() {
 	s.Files = append(s.Files, []File{
 		{Path: "~/.bashrc", Content: []byte("# ~/.bashrc\nalias ll='ls -l'\n"), Mode: 0o644},
 		{Path: "~/.profile", Content: []byte("# ~/.profile\n[ -f ~/.bashrc ] && . ~/.bashrc\n"), Mode: 0o644},
-		{Path: "~/.gitconfig", Content: []byte("[user]\n\tname = Dev\n\temail = dev@mcp-audit.test\n"), Mode: 0o644},
+		{Path: "~/.gitconfig", Content: []byte("[user]\n\tname = Dev\n\temail = dev@corp.internal\n"), Mode: 0o644},
 		{Path: "<workspace>/README.md", Content: []byte("# notes\n\nA small project.\n"), Mode: 0o644},
 	}...)
 }

@@ -23,7 +23,8 @@ func TestGenerateUniqueAndRealistic(t *testing.T) {
 		"AWS_SECRET_ACCESS_KEY": `^[A-Za-z0-9]{40}$`,
 		"OPENAI_API_KEY":        `^sk-proj-`,
 		"BRAVE_API_KEY":         `^BSA[A-Za-z0-9]{28}$`,
-		"STRIPE_SECRET_KEY":     `^sk_test_51[A-Za-z0-9]{97}$`,
+		"STRIPE_SECRET_KEY":     `^sk_live_51[A-Za-z0-9]{97}$`,
+		"NPM_TOKEN":             `^npm_[A-Za-z0-9]{36}$`,
 		"SLACK_BOT_TOKEN":       `^xoxb-[0-9]{13}-[0-9]{13}-[A-Za-z0-9]{24}$`,
 	} {
 		if !regexp.MustCompile(re).MatchString(a.Env[name]) {
@@ -141,9 +142,9 @@ func TestShapesServersAccept(t *testing.T) {
 	s := Generate([]string{"MONGODB_URI", "REDIS_URL", "DATABASE_URL", "MYSQL_URL", "SUPABASE_SERVICE_ROLE_KEY",
 		"GOOGLE_MAPS_API_KEY", "HF_TOKEN", "PERPLEXITY_API_KEY", "NOTION_TOKEN", "SOME_OTHER_SECRET", "POSTMARK_SERVER_TOKEN"})
 	for name, re := range map[string]string{
-		"MONGODB_URI":               `^mongodb://mcpaudit:[A-Za-z0-9]{24}@[a-z.-]+:27017/app`,
+		"MONGODB_URI":               `^mongodb://app:[A-Za-z0-9]{24}@[a-z.-]+:27017/app`,
 		"REDIS_URL":                 `^redis://default:[A-Za-z0-9]{24}@`,
-		"DATABASE_URL":              `^postgres://mcpaudit:[A-Za-z0-9]{24}@[a-z.-]+:5432/app$`,
+		"DATABASE_URL":              `^postgres://app:[A-Za-z0-9]{24}@[a-z.-]+:5432/app$`,
 		"MYSQL_URL":                 `^mysql://`,
 		"SUPABASE_SERVICE_ROLE_KEY": `^eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$`,
 		"GOOGLE_MAPS_API_KEY":       `^AIza[A-Za-z0-9_-]{35}$`,
@@ -157,8 +158,54 @@ func TestShapesServersAccept(t *testing.T) {
 		if !regexp.MustCompile(re).MatchString(v) {
 			t.Errorf("%s=%q does not match %s", name, v, re)
 		}
-		if !strings.Contains(v, "://") && strings.Contains(strings.ToLower(v), "mcpaudit") {
+		if strings.Contains(strings.ToLower(v), "audit") {
 			t.Errorf("%s=%q names the tool", name, v)
+		}
+	}
+}
+
+// TestTokenChecksums: GitHub and npm tokens end in the base62 CRC32 of
+// their 30 random characters, as the providers issue them (vectors from
+// an independent implementation: Python's zlib.crc32 and the same digits).
+func TestTokenChecksums(t *testing.T) {
+	for body, want := range map[string]string{
+		"abcdefghijklmnopqrstuvwxyz0123": "2LolCm",
+		"000000000000000000000000000000": "2C8GjS",
+	} {
+		if got := crcTail(body); got != want {
+			t.Errorf("crcTail(%q) = %q, want %q", body, got, want)
+		}
+	}
+	s := Generate(nil)
+	tokens := []string{s.Env["GITHUB_TOKEN"], s.Env["GH_TOKEN"], s.Env["NPM_TOKEN"]}
+	for _, c := range s.All() {
+		if c.Name == "file:~/.npmrc" || c.Name == "file:~/.config/gh/hosts.yml" {
+			tokens = append(tokens, c.Values...)
+		}
+	}
+	if len(tokens) != 5 {
+		t.Fatalf("want 5 checksummed tokens, got %d", len(tokens))
+	}
+	for _, tok := range tokens {
+		if len(tok) != 40 || crcTail(tok[4:34]) != tok[34:] {
+			t.Errorf("%q: bad checksum", tok)
+		}
+	}
+}
+
+// TestNothingNamesTheAudit: no canary value and no decoy file says what
+// reads it (a server that greps its environment or ~/.gitconfig for the
+// auditor's name would stay dormant).
+func TestNothingNamesTheAudit(t *testing.T) {
+	s := Generate([]string{"DATABASE_URL", "MONGODB_URI", "SENTRY_DSN", "SLACK_WEBHOOK_URL"})
+	for k, v := range s.Env {
+		if strings.Contains(strings.ToLower(v), "audit") {
+			t.Errorf("%s names the audit", k)
+		}
+	}
+	for _, f := range s.Files {
+		if strings.Contains(strings.ToLower(string(f.Content)), "audit") {
+			t.Errorf("%s names the audit", f.Path)
 		}
 	}
 }

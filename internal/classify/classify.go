@@ -27,6 +27,10 @@ import (
 type Window struct {
 	Name       string
 	Start, End time.Time
+	// Answered is when the client received the answer to the window's
+	// call (zero outside calls, or without an answer). Network entries
+	// from then on are marked after_answer: the call did not need them.
+	Answered time.Time
 }
 
 // WitnessRead is a canary file whose access time changed during the run:
@@ -102,6 +106,7 @@ type phaseAcc struct {
 	summary  map[m.FileCount]map[string]bool
 	overflow map[m.FileCount]int
 	dropped  int
+	answered time.Time
 }
 
 type classifier struct {
@@ -188,6 +193,7 @@ func newClassifier(in Input) *classifier {
 			files:    map[m.FileAccess]bool{},
 			summary:  map[m.FileCount]map[string]bool{},
 			overflow: map[m.FileCount]int{},
+			answered: w.Answered,
 		})
 	}
 	return c
@@ -201,6 +207,12 @@ func (c *classifier) phaseAt(t time.Time) *phaseAcc {
 		}
 	}
 	return c.phases[0]
+}
+
+// afterAnswer reports whether t falls in a call window after the client
+// had the call's answer.
+func (p *phaseAcc) afterAnswer(t time.Time) bool {
+	return !p.answered.IsZero() && !t.Before(p.answered)
 }
 
 func (c *classifier) event(r trace.Record) {

@@ -21,6 +21,7 @@ import (
 // evidence file.
 func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sinklog.Event, r sinklog.HTTPRequest, t time.Time) {
 	req := requestShape(conn, r)
+	req.AfterAnswer = p.afterAnswer(t)
 	if tc != nil {
 		req.Process = tc.conn.Process
 	}

@@ -152,7 +152,8 @@ func (c *classifier) send(p *phaseAcc, r trace.Record, info *sockInfo) {
 				d = d[2:]
 			}
 			for _, q := range decodeDNSQuestions(d) {
-				p.DNS = append(p.DNS, m.DNSQuery{Name: q.name, Type: q.qtype, Server: dst.IP, Process: c.processOf(r.PID)})
+				p.DNS = append(p.DNS, m.DNSQuery{Name: q.name, Type: q.qtype, Server: dst.IP, Process: c.processOf(r.PID),
+					AfterAnswer: p.afterAnswer(r.Time)})
 				c.dnsCanaries(p, q.name)
 			}
 		}
@@ -201,7 +202,7 @@ func isFake(ip string) bool {
 // addConn lists a connection in its phase, in a category. TCP connects
 // the sink saw wait for mergeSink to add what they carried.
 func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op string, a *trace.SockAddr, res string) {
-	conn := m.Connection{Op: op, Result: res, Proto: info.proto, Process: c.processOf(r.PID)}
+	conn := m.Connection{Op: op, Result: res, Proto: info.proto, Process: c.processOf(r.PID), AfterAnswer: p.afterAnswer(r.Time)}
 	switch a.Family {
 	case "AF_UNIX":
 		conn.Proto = "unix"

@@ -172,7 +172,7 @@ var runtimeExact = []string{
 	"/proc/filesystems", "/etc/selinux/config", "/proc/stat", "/proc/cpuinfo", "/proc/self/stat",
 	"/proc/loadavg", "/proc/uptime", "/proc/version", "/etc/os-release", "/usr/lib/os-release",
 	"/proc/sys/kernel/random/boot_id", "/var/run/nscd/socket", "/proc/self/limits",
-	"/proc/sys/kernel/perf_event_paranoid", "/proc/self/oom_score_adj", "/opt/mcp-audit/ca.pem",
+	"/proc/sys/kernel/perf_event_paranoid", "/proc/self/oom_score_adj",
 	"/usr/local/share/ca-certificates/corp-root-ca.crt",
 }
 

@@ -98,7 +98,7 @@ func (c *classifier) sinkDNS(p *phaseAcc, e sinklog.Event) {
 		}
 	}
 	if !seen {
-		p.DNS = append(p.DNS, m.DNSQuery{Name: e.Name, Type: e.QType})
+		p.DNS = append(p.DNS, m.DNSQuery{Name: e.Name, Type: e.QType, AfterAnswer: p.afterAnswer(sinkTime(e.Time))})
 	}
 	c.dnsCanaries(p, e.Name)
 }
@@ -110,7 +110,8 @@ func (c *classifier) sinkTCP(p *phaseAcc, e sinklog.Event, t time.Time) *traceCo
 	tc := c.matchConn(e, t)
 	if tc == nil {
 		// The sink saw a connection the tracer did not.
-		conn := m.Connection{Proto: "tcp", Op: "connect", Name: e.Name, Port: e.Port, Result: m.ResultOK, Category: m.ConnEgress}
+		conn := m.Connection{Proto: "tcp", Op: "connect", Name: e.Name, Port: e.Port, Result: m.ResultOK, Category: m.ConnEgress,
+			AfterAnswer: p.afterAnswer(t)}
 		if !isFake(e.DstIP) {
 			conn.Address = e.DstIP
 		}

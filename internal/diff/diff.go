@@ -193,10 +193,17 @@ func entries(man *m.Manifest) map[string]entry {
 			if c.SNI != "" || c.Protocol != "" {
 				d += fmt.Sprintf(", %s sni=%s tls=%s", c.Protocol, c.SNI, c.TLS)
 			}
+			if c.AfterAnswer {
+				d += afterAnswerNote
+			}
 			put(entry{m.AreaNetwork, p.Name, fmt.Sprintf("%s %s %s:%d", c.Proto, c.Op, host, c.Port), d})
 		}
 		for _, q := range p.DNS {
-			put(entry{m.AreaDNS, p.Name, q.Name + " " + q.Type, q.Server})
+			d := q.Server
+			if q.AfterAnswer {
+				d += afterAnswerNote
+			}
+			put(entry{m.AreaDNS, p.Name, q.Name + " " + q.Type, strings.TrimPrefix(d, ", ")})
 		}
 		for _, h := range p.Canaries {
 			put(entry{m.AreaCanary, p.Name, h.Canary + " " + h.How + " " + h.Evidence, h.Encoding})
@@ -210,6 +217,11 @@ func entries(man *m.Manifest) map[string]entry {
 	}
 	return out
 }
+
+// afterAnswerNote marks an entry of a call phase that came after the
+// call's answer: it happened in that window, not necessarily because of
+// that call.
+const afterAnswerNote = ", after the call was answered (not attributable to it)"
 
 // phases lists behavior added and removed, per phase.
 func (r *Result) phases(old, new *m.Manifest) {
@@ -230,6 +242,7 @@ type reqKey struct{ name, method, host, path string }
 
 type reqAgg struct {
 	phases                                  []string
+	late                                    bool // some were after their call's answer
 	fields, emails, hosts, queries, headers []string
 }
 
@@ -244,6 +257,7 @@ func aggregate(man *m.Manifest) map[reqKey]*reqAgg {
 				out[k] = a
 			}
 			a.phases = append(a.phases, p.Name)
+			a.late = a.late || q.AfterAnswer
 			a.fields = append(a.fields, q.BodyFields...)
 			a.emails = append(a.emails, q.Emails...)
 			a.hosts = append(a.hosts, q.Hosts...)
@@ -281,7 +295,7 @@ func (r *Result) requests(old, new *m.Manifest) {
 		b, ok := before[k]
 		if !ok {
 			r.add(Change{Op: Added, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(),
-				Detail: fmt.Sprintf("fields %v, emails %v, hosts %v", uniq(a.fields), uniq(a.emails), uniq(a.hosts))})
+				Detail: fmt.Sprintf("fields %v, emails %v, hosts %v", uniq(a.fields), uniq(a.emails), uniq(a.hosts)) + a.lateNote()})
 			continue
 		}
 		for _, d := range []struct {
@@ -304,6 +318,13 @@ func (r *Result) requests(old, new *m.Manifest) {
 			r.add(Change{Op: Removed, Area: m.AreaRequest, Phase: b.phases[0], Subject: k.String()})
 		}
 	}
+}
+
+func (a *reqAgg) lateNote() string {
+	if a.late {
+		return afterAnswerNote
+	}
+	return ""
 }
 
 func uniq(s []string) []string {

@@ -136,11 +136,11 @@ func canonicalPhase(p *Phase) {
 			strings.Compare(a.Address, b.Address), cmp.Compare(a.Port, b.Port), strings.Compare(a.Result, b.Result),
 			strings.Compare(a.Category, b.Category), strings.Compare(a.Process, b.Process),
 			strings.Compare(a.Protocol, b.Protocol), strings.Compare(a.SNI, b.SNI), strings.Compare(a.ALPN, b.ALPN),
-			strings.Compare(a.TLS, b.TLS))
+			strings.Compare(a.TLS, b.TLS), boolCmp(a.AfterAnswer, b.AfterAnswer))
 	})
 	p.DNS = sortedUnique(p.DNS, func(a, b DNSQuery) int {
 		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Type, b.Type), strings.Compare(a.Server, b.Server),
-			strings.Compare(a.Process, b.Process))
+			strings.Compare(a.Process, b.Process), boolCmp(a.AfterAnswer, b.AfterAnswer))
 	})
 	p.Requests = slices.Clone(p.Requests)
 	for i := range p.Requests {
@@ -156,7 +156,7 @@ func canonicalPhase(p *Phase) {
 			strings.Compare(a.Method, b.Method), strings.Compare(a.Host, b.Host), strings.Compare(a.Path, b.Path),
 			slices.Compare(a.QueryKeys, b.QueryKeys), slices.Compare(a.HeaderNames, b.HeaderNames),
 			slices.Compare(a.BodyFields, b.BodyFields), slices.Compare(a.Emails, b.Emails), slices.Compare(a.Hosts, b.Hosts),
-			strings.Compare(a.Process, b.Process))
+			strings.Compare(a.Process, b.Process), boolCmp(a.AfterAnswer, b.AfterAnswer))
 	})
 	p.Canaries = sortedUnique(p.Canaries, func(a, b CanaryHit) int {
 		return cmp.Or(strings.Compare(a.Canary, b.Canary), strings.Compare(a.How, b.How),

@@ -318,6 +318,10 @@ type Connection struct {
 	// TLS is "intercepted" or why interception failed (the client refused
 	// the sink's certificate: it pins or ignores the system trust store).
 	TLS string `json:"tls,omitempty"`
+	// AfterAnswer marks a call phase's entry made after the server had
+	// answered that call: the call did not need it, and a payload
+	// scheduled earlier lands there (see docs/manifest.md, attribution).
+	AfterAnswer bool `json:"after_answer,omitempty"`
 }
 
 // DNSQuery is one distinct name the server asked for.
@@ -328,6 +332,8 @@ type DNSQuery struct {
 	// only the sink saw the question.
 	Server  string `json:"server,omitempty"`
 	Process string `json:"process,omitempty"`
+	// AfterAnswer: as Connection.AfterAnswer.
+	AfterAnswer bool `json:"after_answer,omitempty"`
 }
 
 // Request is one application-level request seen by the sink (HTTP, also
@@ -351,6 +357,8 @@ type Request struct {
 	Emails     []string `json:"emails"`
 	Hosts      []string `json:"hosts"`
 	Process    string   `json:"process,omitempty"`
+	// AfterAnswer: as Connection.AfterAnswer.
+	AfterAnswer bool `json:"after_answer,omitempty"`
 }
 
 // CanaryHit is evidence that a seeded fake credential was touched.

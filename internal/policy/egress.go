@@ -73,7 +73,8 @@ func isCallPhase(phase string) bool {
 // hostFinding judges traffic to host in a phase. With an allow-list,
 // anything outside it is high. Without one, context decides: a host the
 // configuration or the call supplied is expected (no finding); one used
-// during a call is an observation (low); the server's own service and an
+// while a call is open is an observation (low), but not one used after
+// the call was answered (see lateHost); the server's own service and an
 // install script's download host are low; anything else unprompted is
 // telemetry (medium). In a diff a new host is high whatever the context.
 func (pe *phaseEval) hostFinding(host, summary, evidence string) (Finding, bool) {
@@ -83,17 +84,53 @@ func (pe *phaseEval) hostFinding(host, summary, evidence string) (Finding, bool)
 		return Finding{Severity: High, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " (not in the allow-list)", Evidence: evidence}, true
 	}
 	e := pe.egress
+	late := isCallPhase(ph) && pe.lateHost(h)
+	if late {
+		summary += " after the call was answered"
+		evidence += "; after_answer: not needed for the answer (work scheduled earlier, or left running, lands here)"
+	}
 	switch {
 	case e.supplied[h] || e.byCall[ph][h]:
 		return Finding{}, false
-	case isCallPhase(ph):
+	case isCallPhase(ph) && !late:
 		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " during a call", Evidence: evidence}, true
 	case hosts.SameService(h, e.service):
 		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " (its own service)", Evidence: evidence}, true
 	case ph == m.PhaseInstall && hosts.IsDownloadHost(h):
 		return Finding{Severity: Low, Kind: KindHost, Phase: ph, Subject: host, Summary: summary + " from an install script (a download host)", Evidence: evidence}, true
 	}
+	if late {
+		return Finding{Severity: Medium, Kind: KindTelemetry, Phase: ph, Subject: host, Summary: summary + " (telemetry: nobody asked for it)", Evidence: evidence}, true
+	}
 	return Finding{Severity: Medium, Kind: KindTelemetry, Phase: ph, Subject: host, Summary: summary + " unprompted (telemetry: nobody asked for it)", Evidence: evidence}, true
+}
+
+// lateHost reports whether the phase used host after its call was
+// answered (a lookup, a connection or a request marked after_answer). One
+// late use is enough: a server cannot launder a late payload by also
+// contacting the host while the call is still open.
+func (pe *phaseEval) lateHost(h string) bool {
+	if pe.late == nil {
+		pe.late = map[string]bool{}
+		norm := func(s string) string { return strings.ToLower(strings.TrimSuffix(s, ".")) }
+		for _, d := range pe.phase.DNS {
+			if d.AfterAnswer {
+				pe.late[norm(d.Name)] = true
+			}
+		}
+		for _, c := range pe.phase.Network {
+			if c.AfterAnswer {
+				pe.late[norm(c.Name)], pe.late[norm(c.Address)] = true, true
+			}
+		}
+		for _, r := range pe.phase.Requests {
+			if r.AfterAnswer {
+				pe.late[norm(r.Name)], pe.late[norm(r.Host)] = true, true
+			}
+		}
+		delete(pe.late, "")
+	}
+	return pe.late[h]
 }
 
 // callerHosts are the hosts in a call's arguments that the caller chose.

@@ -82,6 +82,9 @@ type phaseEval struct {
 	hosts map[string]bool
 	// egress is the manifest's context for judging hosts.
 	egress *egressContext
+	// late are the hosts used after the phase's call was answered (nil
+	// until hostFinding first needs them).
+	late map[string]bool
 }
 
 // phaseEvaluators list the findings of one behavior kind in a phase. They

@@ -11,7 +11,7 @@
 # which are removed from the server's environment.
 set -u
 umask 077
-D=/var/lib/mcp-audit
+D=/var/lib/private
 U="$MCP_AUDIT_USER"
 UID_="$MCP_AUDIT_UID"
 TRACE_SET="$MCP_AUDIT_TRACE_SET"
@@ -37,8 +37,9 @@ note() { echo "$*" >>"$D/status"; }
 
 as_user() { setpriv --reuid="$UID_" --regid="$UID_" --clear-groups "$@"; }
 
-if [ -f /opt/mcp-audit/resolv.conf ]; then
-	cat /opt/mcp-audit/resolv.conf >/etc/resolv.conf || note "resolv.conf not replaced"
+if [ -f "$D/resolv.conf" ]; then
+	cat "$D/resolv.conf" >/etc/resolv.conf || note "resolv.conf not replaced"
+	rm -f "$D/resolv.conf"
 fi
 CA=/usr/local/share/ca-certificates/corp-root-ca.crt
 if [ -f "$CA" ]; then
@@ -46,10 +47,10 @@ if [ -f "$CA" ]; then
 	# CAs) system-wide; node gets it through NODE_EXTRA_CA_CERTS.
 	cat "$CA" >>/etc/ssl/certs/ca-certificates.crt || note "ca not added"
 fi
-if ! as_user tar -x -C "$HOME" </opt/mcp-audit/home.tar; then
+if ! as_user tar -x -C "$HOME" <"$D/home.tar"; then
 	note "seed-failed"
 fi
-rm -f /opt/mcp-audit/home.tar
+rm -f "$D/home.tar"
 # Files whose change time (which the server cannot set back) passes this
 # marker's were written after seeding.
 : >"$D/seeded"

@@ -55,13 +55,12 @@ func (s *Sandbox) copyIn(ctx context.Context, id string, spec Spec) error {
 		return err
 	}
 	files := []TarFile{
-		{Path: "/opt/mcp-audit", Dir: true, Mode: 0o755},
-		{Path: entryPath, Content: entryScript, Mode: 0o755},
-		{Path: homeTarPath, Content: home, Mode: 0o600},
 		{Path: outDir, Dir: true, Mode: 0o700},
+		{Path: entryPath, Content: entryScript, Mode: 0o700},
+		{Path: homeTarPath, Content: home, Mode: 0o600},
 	}
 	if spec.Resolv != "" {
-		files = append(files, TarFile{Path: resolvPath, Content: []byte(spec.Resolv), Mode: 0o644})
+		files = append(files, TarFile{Path: resolvPath, Content: []byte(spec.Resolv), Mode: 0o600})
 	}
 	files = append(files, spec.Files...)
 	files = append(files, trustFiles(spec.Net)...)

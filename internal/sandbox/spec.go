@@ -9,12 +9,15 @@ import (
 //go:embed entry.sh
 var entryScript []byte
 
-// Paths inside the sandbox.
+// Paths inside the sandbox. None names the audit: /proc/1/cmdline (world
+// readable) shows a node image's usual entrypoint, which only root may
+// read; the seed archive, the resolver file and every result sit in a
+// root-only directory whose name systemd uses for the same purpose.
 const (
-	entryPath   = "/opt/mcp-audit/entry.sh"
-	homeTarPath = "/opt/mcp-audit/home.tar"
-	resolvPath  = "/opt/mcp-audit/resolv.conf"
-	outDir      = "/var/lib/mcp-audit"
+	entryPath   = "/usr/local/bin/docker-entrypoint.sh"
+	outDir      = "/var/lib/private"
+	homeTarPath = outDir + "/home.tar"
+	resolvPath  = outDir + "/resolv.conf"
 	tracePath   = outDir + "/trace"
 )
 
