@@ -53,6 +53,9 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 	if err := SinkCost(ctx, w, d, pinned, o.Runs); err != nil {
 		return err
 	}
+	if err := StartCost(ctx, w, d, pinned, o.Runs); err != nil {
+		return err
+	}
 	if err := WitnessCost(ctx, w, d, pinned, o.Runs); err != nil {
 		return err
 	}
