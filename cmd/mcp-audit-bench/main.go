@@ -29,27 +29,54 @@ func main() {
 	runs := flag.Int("runs", 7, "runs per measurement")
 	exercise := flag.String("exercise", "npm:@modelcontextprotocol/server-everything", "server to exercise end to end (empty: skip)")
 	batchN := flag.Int("batch", 20, "servers in the --jobs 1 vs --jobs N batch comparison (0: skip)")
-	only := flag.String("only", "", "run one measurement only: witness")
+	only := flag.String("only", "", "run one measurement only: init, sink, start, witness, exercise, analysis or batch")
 	fixture := flag.String("fixture", "testdata/fixtures/fixture-server", "fixture server directory for the batch comparison")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	fix, _ := filepath.Abs(*fixture)
 	self, _ := os.Executable()
-	if *only == "witness" {
-		err := withDeps(ctx, func(d audit.Deps) error { return bench.WitnessCost(ctx, os.Stdout, d, *server, *runs) })
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
-			stop()
-			os.Exit(3)
-		}
-		return
+	o := bench.Options{Server: *server, Runs: *runs, Exercise: *exercise, Batch: *batchN, Fixture: fix, Self: self}
+	var err error
+	if *only != "" {
+		err = withDeps(ctx, func(d audit.Deps) error { return one(ctx, d, *only, o) })
+	} else {
+		err = run(ctx, o)
 	}
-	if err := run(ctx, bench.Options{Server: *server, Runs: *runs, Exercise: *exercise, Batch: *batchN, Fixture: fix, Self: self}); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcp-audit-bench:", err)
 		stop()
 		os.Exit(3)
 	}
+}
+
+// one runs the single measurement named by -only.
+func one(ctx context.Context, d audit.Deps, name string, o bench.Options) error {
+	w := os.Stdout
+	switch name {
+	case "exercise":
+		return bench.ExerciseCost(ctx, w, d, o.Exercise)
+	case "analysis":
+		return bench.AnalysisCost(ctx, w, o.Self)
+	case "batch":
+		return bench.BatchScaling(ctx, w, d, o)
+	case "init", "sink", "start", "witness":
+	default:
+		return fmt.Errorf("-only %q: want init, sink, start, witness, exercise, analysis or batch", name)
+	}
+	pinned, err := bench.Pin(ctx, d, o.Server)
+	if err != nil {
+		return err
+	}
+	switch name {
+	case "init":
+		return bench.TracingOverhead(ctx, w, d, pinned, o.Runs)
+	case "sink":
+		return bench.SinkCost(ctx, w, d, pinned, o.Runs)
+	case "start":
+		return bench.StartCost(ctx, w, d, pinned, o.Runs)
+	}
+	return bench.WitnessCost(ctx, w, d, pinned, o.Runs)
 }
 
 func run(ctx context.Context, o bench.Options) error {

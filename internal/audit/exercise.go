@@ -256,32 +256,10 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *
 	}
 }
 
+// settle keeps the call's window open until its effects have landed
+// (settle.go).
 func (x *exerciser) settle(ctx context.Context, seg *segment) {
-	end := time.Now().Add(settleMax)
-	last, err := seg.run.TraceSize(ctx)
-	if err != nil {
-		time.Sleep(settleQuiet)
-		return
-	}
-	quietSince := time.Now()
-	for time.Now().Before(end) {
-		select {
-		case <-seg.run.Done():
-			return
-		case <-ctx.Done():
-			return
-		case <-time.After(100 * time.Millisecond):
-		}
-		size, err := seg.run.TraceSize(ctx)
-		if err != nil {
-			return
-		}
-		if size != last {
-			last, quietSince = size, time.Now()
-		} else if time.Since(quietSince) >= settleQuiet {
-			return
-		}
-	}
+	settleWindow(ctx, seg.run.Done(), runActivity(seg.run), defaultSettle)
 }
 
 // result records the content types of an answer and looks for canaries in

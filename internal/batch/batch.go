@@ -14,14 +14,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
 // Options configure a batch.
@@ -42,16 +40,6 @@ type Options struct {
 	// Base carries the command line's audit settings (image, CA files,
 	// a network mode overriding the list's); see ServerOptions.
 	Base audit.Options
-}
-
-// DefaultJobs is bounded by cores and by memory (a sandbox's default
-// memory limit per job).
-func DefaultJobs() int {
-	n := runtime.NumCPU()
-	if mem := totalMemory(); mem > 0 {
-		n = min(n, max(1, int(mem/sandbox.DefaultLimits.MemoryBytes)))
-	}
-	return max(1, n)
 }
 
 func totalMemory() int64 {

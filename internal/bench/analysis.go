@@ -15,11 +15,11 @@ import (
 // that the parent can read the child's peak memory from the kernel.
 const AnalyzeFlag = "-analyze-trace"
 
-// analysisCost prints the host's cost of parsing and classifying traces:
+// AnalysisCost prints the host's cost of parsing and classifying traces:
 // per 100k events of a typical trace (in process), and the time and peak
 // memory of a hostile 512 MiB trace (in a child process, measured by the
 // kernel's maxrss).
-func analysisCost(ctx context.Context, w io.Writer, self string) error {
+func AnalysisCost(ctx context.Context, w io.Writer, self string) error {
 	dir, err := os.MkdirTemp("", "mcp-audit-bench-trace-*")
 	if err != nil {
 		return err

@@ -41,20 +41,71 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 	if o.Runs <= 0 {
 		o.Runs = 7
 	}
-	// Pin the version once so every run audits the same bytes from cache.
-	spec := o.Server
-	p, err := audit.Prepare(ctx, d, audit.Options{Target: spec})
+	pinned, err := Pin(ctx, d, o.Server)
 	if err != nil {
 		return err
 	}
-	pinned := "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version
-	p.Close()
 	fmt.Fprintf(w, "mcp-audit benchmark, %s, %d runs per measurement\n\n", pinned, o.Runs)
 
-	// 1. Tracing overhead on time-to-initialize, alternating traced and
-	// untraced runs in the same sandbox configuration.
+	if err := TracingOverhead(ctx, w, d, pinned, o.Runs); err != nil {
+		return err
+	}
+	if err := SinkCost(ctx, w, d, pinned, o.Runs); err != nil {
+		return err
+	}
+	if err := StartCost(ctx, w, d, pinned, o.Runs); err != nil {
+		return err
+	}
+	if err := WitnessCost(ctx, w, d, pinned, o.Runs); err != nil {
+		return err
+	}
+
+	// 3. Exercising a server with many tools end to end.
+	if o.Exercise != "" {
+		if err := ExerciseCost(ctx, w, d, o.Exercise); err != nil {
+			return err
+		}
+	}
+	return rest(ctx, w, d, o)
+}
+
+// rest runs the measurements that need the fixture or this executable:
+// the clock shim's cost, a hostile trace's analysis, batch scaling.
+func rest(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
+	if o.Fixture != "" {
+		if err := clockCost(ctx, w, d, o.Fixture, max(3, o.Runs/2)); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	if o.Self != "" {
+		if err := AnalysisCost(ctx, w, o.Self); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
+	}
+	if o.Batch > 0 {
+		return BatchScaling(ctx, w, d, o)
+	}
+	return nil
+}
+
+// Pin resolves server once, so every run audits the same bytes from
+// cache.
+func Pin(ctx context.Context, d audit.Deps, server string) (string, error) {
+	p, err := audit.Prepare(ctx, d, audit.Options{Target: server})
+	if err != nil {
+		return "", err
+	}
+	defer p.Close()
+	return "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version, nil
+}
+
+// TracingOverhead measures the tracer's cost on time-to-initialize,
+// alternating traced and untraced runs in the same sandbox configuration.
+func TracingOverhead(ctx context.Context, w io.Writer, d audit.Deps, pinned string, runs int) error {
 	var traced, untraced []time.Duration
-	for i := 0; i < o.Runs; i++ {
+	for i := 0; i < runs; i++ {
 		for _, tr := range []bool{true, false} {
 			dur, err := initLatency(ctx, d, pinned, tr)
 			if err != nil {
@@ -72,11 +123,15 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 	fmt.Fprintf(w, "  untraced  %6.0f ms   %v\n", ms(mu), fmtAll(untraced))
 	fmt.Fprintf(w, "  traced    %6.0f ms   %v\n", ms(mt), fmtAll(traced))
 	fmt.Fprintf(w, "  ratio traced/untraced: %.2fx (goal <= 1.30x)\n\n", float64(mt)/float64(mu))
+	return nil
+}
 
-	// 2. Whole-audit overhead outside the idle window, image built and
-	// package cached, with and without the network sink (alternating).
+// SinkCost measures whole-audit overhead outside the idle window, image
+// built and package cached, with and without the network sink
+// (alternating).
+func SinkCost(ctx context.Context, w io.Writer, d audit.Deps, pinned string, runs int) error {
 	outside := map[string][]time.Duration{}
-	for i := 0; i < max(3, o.Runs/2); i++ {
+	for i := 0; i < max(3, runs/2); i++ {
 		for _, mode := range []string{sandbox.NetNone, sandbox.NetSinkhole} {
 			start := time.Now()
 			res, err := audit.Run(ctx, d, audit.Options{Target: pinned, Network: mode, Calls: audit.CallsNone})
@@ -98,44 +153,12 @@ func Run(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 	fmt.Fprintf(w, "  sinkhole (default) %.2f s   %v (goal <= 3 s)\n", sinkhole.Seconds(), fmtAll(outside[sandbox.NetSinkhole]))
 	fmt.Fprintf(w, "  --network none     %.2f s   %v\n", none.Seconds(), fmtAll(outside[sandbox.NetNone]))
 	fmt.Fprintf(w, "  sink's added cost: %+.2f s per audit (goal < 0.5 s)\n\n", (sinkhole - none).Seconds())
-
-	if err := WitnessCost(ctx, w, d, pinned, o.Runs); err != nil {
-		return err
-	}
-
-	// 3. Exercising a server with many tools end to end.
-	if o.Exercise != "" {
-		if err := exerciseCost(ctx, w, d, o.Exercise); err != nil {
-			return err
-		}
-	}
-	return rest(ctx, w, d, o)
-}
-
-// rest runs the measurements that need the fixture or this executable:
-// the clock shim's cost, a hostile trace's analysis, batch scaling.
-func rest(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
-	if o.Fixture != "" {
-		if err := clockCost(ctx, w, d, o.Fixture, max(3, o.Runs/2)); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	if o.Self != "" {
-		if err := analysisCost(ctx, w, o.Self); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	if o.Batch > 0 {
-		return batchScaling(ctx, w, d, o)
-	}
 	return nil
 }
 
-// batchScaling times the same batch serially and with the default number
+// BatchScaling times the same batch serially and with the default number
 // of parallel jobs.
-func batchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
+func BatchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 	modes := []string{"read-credentials", "exec-shell", "bashrc", "leak-env", "post-fetch", "dns-hex", "mail", "symlink-canary", "noisy", "read-notes"}
 	var list strings.Builder
 	list.WriteString("idle: {quiet: 1s, min: 500ms, max: 10s}\nservers:\n")
@@ -247,22 +270,24 @@ func fmtAll(d []time.Duration) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// exerciseCost times the full exercise of a server with many tools.
-func exerciseCost(ctx context.Context, w io.Writer, d audit.Deps, server string) error {
-	p, err := audit.Prepare(ctx, d, audit.Options{Target: server, Network: sandbox.NetNone})
+// ExerciseCost times the full exercise of a server with many tools.
+func ExerciseCost(ctx context.Context, w io.Writer, d audit.Deps, server string) error {
+	ex, err := Pin(ctx, d, server)
 	if err != nil {
 		return err
 	}
-	ex := "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version
-	p.Close()
 	start := time.Now()
 	res, err := audit.Run(ctx, d, audit.Options{Target: ex, CallTimeout: 5 * time.Second})
 	if err != nil {
 		return err
 	}
 	outcomes := map[string]int{}
+	tools := map[string]bool{}
 	for _, c := range res.Manifest.Calls {
 		outcomes[c.Outcome]++
+		if c.Kind == "tool" {
+			tools[c.Name] = true
+		}
 	}
 	var calls time.Duration
 	for _, pt := range res.Manifest.Run.PhaseTimingMS {
@@ -270,8 +295,11 @@ func exerciseCost(ctx context.Context, w io.Writer, d audit.Deps, server string)
 			calls = time.Duration(pt.MS) * time.Millisecond
 		}
 	}
+	n := len(res.Manifest.Calls)
 	fmt.Fprintf(w, "exercising %s end to end (every tool, prompt and resource, sinkhole):\n", ex)
-	fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n\n", time.Since(start).Seconds(), calls.Seconds(),
-		len(res.Manifest.Calls), outcomes)
+	fmt.Fprintf(w, "  %.1f s wall, of which %.1f s calls; %d calls %v\n", time.Since(start).Seconds(), calls.Seconds(), n, outcomes)
+	fmt.Fprintf(w, "  cost per call: %.2f s (answer and settle; %d calls)\n", calls.Seconds()/float64(max(n, 1)), n)
+	fmt.Fprintf(w, "  cost per tool: %.2f s (every call of the phase over %d tools, each called twice)\n\n",
+		calls.Seconds()/float64(max(len(tools), 1)), len(tools))
 	return nil
 }

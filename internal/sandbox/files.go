@@ -250,9 +250,29 @@ type Artifacts struct {
 }
 
 // Collect copies the trace, status and witness files out of the exited
-// container. The trace is bounded by maxTrace bytes; the other files by
-// 64 KiB. Nothing from the sandbox is used as a host path.
+// container, and the sink's log out of the sink at the same time. The
+// trace is bounded by maxTrace bytes; the other files by 64 KiB. Nothing
+// from the sandbox is used as a host path.
 func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
+	var sinkLog []byte
+	var sinkErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if r.sink != nil {
+			sinkLog, sinkErr = r.sb.collectSink(ctx, r.sink, 64<<20)
+		}
+	}()
+	a, err := r.collectOut(ctx, maxTrace)
+	<-done
+	if a != nil {
+		a.SinkLog, a.SinkErr = sinkLog, sinkErr
+	}
+	return a, err
+}
+
+// collectOut reads the server container's output directory.
+func (r *Run) collectOut(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 	res, err := r.sb.Engine.CopyFromContainer(ctx, r.ID, client.CopyFromContainerOptions{SourcePath: outDir})
 	if err != nil {
 		return nil, fmt.Errorf("copying results out of sandbox: %w", err)
@@ -307,9 +327,6 @@ func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 		case "written.tar":
 			a.Written = readWritten(tr)
 		}
-	}
-	if r.sink != nil {
-		a.SinkLog, a.SinkErr = r.sb.collectSink(ctx, r.sink, 64<<20)
 	}
 	return a, nil
 }

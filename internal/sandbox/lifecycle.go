@@ -174,18 +174,25 @@ func (r *Run) Remove() {
 		if r.hijack != nil {
 			r.hijack.Close()
 		}
+		// The sink goes at the same time: both removals are engine work
+		// the audit otherwise waits on one after the other.
+		sinkGone := make(chan struct{})
+		go func() {
+			defer close(sinkGone)
+			if r.sink != nil {
+				if r.sink.hijack != nil {
+					r.sink.hijack.Close()
+				}
+				r.sb.removeID(r.sink.id)
+			}
+		}()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		_, err := r.sb.Engine.ContainerRemove(ctx, r.ID, client.ContainerRemoveOptions{Force: true, RemoveVolumes: true})
 		if err != nil && !isNotFound(err) {
 			r.sb.log().Warn("removing sandbox container", "container", shortID(r.ID), "err", err)
 		}
-		if r.sink != nil {
-			if r.sink.hijack != nil {
-				r.sink.hijack.Close()
-			}
-			r.sb.removeID(r.sink.id)
-		}
+		<-sinkGone
 	})
 }
 

@@ -3,9 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
 	"debug/elf"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,6 +95,7 @@ type sinkRun struct {
 	ready  chan error
 	stderr *Tail
 	hijack *client.HijackedResponse
+	files  []TarFile // its configuration and CA, copied in before it starts
 }
 
 // sinkFor creates the sink container the network mode needs, if any, and
@@ -136,15 +135,9 @@ func (sr *sinkRun) await(ctx context.Context) error {
 
 // createSink creates (but does not start) the sink container.
 func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
-	bin, err := SinkBinary()
+	img, err := s.sinkImage(ctx, spec)
 	if err != nil {
 		return nil, err
-	}
-	sum := sha256.Sum256(bin)
-	img, err := s.LayerImage(ctx, spec.Image, spec.Net.BaseImageID, "sink\x00"+hex.EncodeToString(sum[:]),
-		[]TarFile{{Path: sinkDir, Dir: true, Mode: 0o755}, {Path: sinkBinPath, Content: bin, Mode: 0o755}}, nil)
-	if err != nil {
-		return nil, fmt.Errorf("preparing sink image: %w", err)
 	}
 	netMode := "none"
 	sysctls := map[string]string{"net.ipv6.conf.all.disable_ipv6": "1"}
@@ -185,21 +178,22 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 			return nil, err
 		}
 	}
-	err = s.copyFiles(ctx, created.ID, []TarFile{
+	// Copied in by startSink, while the server container is created.
+	sr.files = []TarFile{
 		{Path: sinkConfig, Content: cfgJSON, Mode: 0o600},
 		{Path: sinkDir + "/ca.pem", Content: caCert, Mode: 0o644},
 		{Path: sinkDir + "/ca.key", Content: caKey, Mode: 0o600},
 		{Path: sinkLogDir, Dir: true, Mode: 0o700},
-	}, nil)
-	if err != nil {
-		s.removeID(created.ID)
-		return nil, err
 	}
 	return sr, nil
 }
 
-// startSink starts the sink and reports on sr.ready when it is listening.
+// startSink copies the sink's files in, starts it and reports on sr.ready when it is listening.
 func (s *Sandbox) startSink(ctx context.Context, sr *sinkRun) {
+	if err := s.copyFiles(ctx, sr.id, sr.files, nil); err != nil {
+		sr.ready <- fmt.Errorf("copying the sink's files: %w", err)
+		return
+	}
 	att, err := s.Engine.ContainerAttach(ctx, sr.id, client.ContainerAttachOptions{Stream: true, Stdout: true, Stderr: true})
 	if err != nil {
 		sr.ready <- fmt.Errorf("attaching to sink: %w", err)
