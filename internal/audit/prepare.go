@@ -54,6 +54,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sdistScripts(o, spec.Kind, nil); err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	pkg, err := d.Fetcher.Fetch(ctx, spec)
 	if err != nil {
@@ -61,6 +64,10 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%w: fetching %s: %v", ErrRuntime, o.Target, err)
+	}
+	if err := sdistScripts(o, spec.Kind, pkg); err != nil {
+		pkg.Cleanup()
+		return nil, err
 	}
 	log.Debug("fetched", "cached", pkg.Cached, "ms", time.Since(t0).Milliseconds())
 	ok := false

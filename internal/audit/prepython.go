@@ -27,6 +27,28 @@ func pythonEntry(o Options, pkg *target.Package) (string, error) {
 	return rel, nil
 }
 
+// sdistScripts refuses --scripts skip for a Python target that must be
+// built: an sdist or a source directory cannot be installed without
+// running its build backend (setup.py is the project's own code), so
+// skipping "install scripts" would be a silent lie. pkg is nil before the
+// fetch (the kind decides) and set after it (a pypi: target resolved to an
+// sdist).
+func sdistScripts(o Options, kind string, pkg *target.Package) error {
+	if o.Scripts != ScriptsSkip {
+		return nil
+	}
+	build := kind == target.KindSdist || kind == target.KindPyDir
+	if pkg != nil {
+		build = pkg.Python != nil && pkg.Python.Build != ""
+	}
+	if !build {
+		return nil
+	}
+	return fmt.Errorf("%w: --scripts skip cannot apply to %s: a source distribution is installed only by building it, "+
+		"which runs the project's own build code (setup.py or its build backend); audit a wheel instead, or drop --scripts skip "+
+		"to have the build traced in the install phase", target.ErrUsage, o.Target)
+}
+
 // pythonSpec makes the installed packages importable and, for an sdist or
 // a source directory, builds and installs it in the install phase, traced
 // like npm's lifecycle scripts: pip runs offline from the wheels the

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // ErrBadName rejects names that would escape the baseline directory.
@@ -36,7 +38,8 @@ func Path(dir, ecosystem, name, version string) (string, error) {
 }
 
 // Versions lists the baseline versions of a server, oldest first (semver
-// order; versions that are not semver come first, sorted as text).
+// order, PEP 440 for pypi; versions that are not versions come first,
+// sorted as text).
 func Versions(dir, ecosystem, name string) ([]string, error) {
 	p, err := Path(dir, ecosystem, name, "x")
 	if err != nil {
@@ -54,6 +57,10 @@ func Versions(dir, ecosystem, name string) ([]string, error) {
 		if v, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
 			out = append(out, v)
 		}
+	}
+	if ecosystem == target.KindPyPI {
+		slices.SortFunc(out, target.ComparePyVersions)
+		return out, nil
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, ea := semver.NewVersion(out[i])

@@ -3,6 +3,7 @@ package baseline
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,5 +51,21 @@ func TestPathRejectsEscapes(t *testing.T) {
 	}
 	if _, err := Path(t.TempDir(), "npm", "x", "../../etc/passwd"); !errors.Is(err, ErrBadName) {
 		t.Errorf("version escape: %v", err)
+	}
+}
+
+// TestVersionsPEP440: pypi baselines are ordered by PEP 440 (1.0rc1 before
+// 1.0, 1.0.post1 after it, 1.10 after 1.9), which semver cannot read.
+func TestVersionsPEP440(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []string{"1.10", "1.0.post1", "1.9", "1.0", "1.0rc1"} {
+		man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "pypi", Name: "x", Version: v}}
+		if _, err := Write(dir, man); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Versions(dir, "pypi", "x")
+	if want := []string{"1.0rc1", "1.0", "1.0.post1", "1.9", "1.10"}; err != nil || !slices.Equal(got, want) {
+		t.Errorf("Versions = %v, %v; want %v", got, err, want)
 	}
 }

@@ -81,6 +81,9 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 		return fail(err)
 	}
 	man := res.Manifest
+	if s.Spec.Kind == target.KindPyPI && man.Target.Version != "" {
+		rec.Target = "pypi:" + s.Spec.Name + "@==" + man.Target.Version // what was audited
+	}
 	path, err := baseline.Write(filepath.Join(o.Out, "manifests"), man)
 	if err != nil {
 		return fail(err)

@@ -3,6 +3,7 @@ package check
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -18,7 +19,11 @@ type candidate struct {
 // newest matching the range; with NewReleases every version newer than
 // the baseline.
 func (c *checker) candidates(ctx context.Context, s *config.Server, base string) ([]candidate, error) {
-	if s.Spec.Kind != target.KindNPM {
+	switch s.Spec.Kind {
+	case target.KindNPM:
+	case target.KindPyPI:
+		return c.pyCandidates(ctx, s, base)
+	default:
 		return []candidate{{spec: s.Spec.Path}}, nil
 	}
 	if s.Version != "" && !c.opts.NewReleases {
@@ -48,4 +53,41 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 
 func npmCandidate(s *config.Server, version string) candidate {
 	return candidate{spec: "npm:" + s.Spec.Name + "@" + version, version: version}
+}
+
+// pyCandidates is candidates for a pypi: server: the versions come from
+// the simple index, in PEP 440 order, with the server's specifier
+// (Spec.Range) and pre-release setting.
+func (c *checker) pyCandidates(ctx context.Context, s *config.Server, base string) ([]candidate, error) {
+	if c.py == nil {
+		return nil, fmt.Errorf("no PyPI index configured for %s", s.Spec.Name)
+	}
+	files, err := c.py.PyPIFiles(ctx, s.Spec.Name)
+	if err != nil {
+		return nil, err
+	}
+	if !c.opts.NewReleases || base == "" {
+		base = ""
+	}
+	vs, err := target.PyReleases(files, base, s.Spec.Range, s.Prerelease)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" {
+		if len(vs) == 0 {
+			return nil, fmt.Errorf("%w: no installable version of %s matches %q", ErrUsage, s.Spec.Name, s.Spec.Range)
+		}
+		vs = vs[len(vs)-1:] // the newest, as the audit itself resolves it
+	}
+	var out []candidate
+	for _, v := range vs {
+		out = append(out, pyCandidate(s, v.String()))
+	}
+	return out, nil
+}
+
+// pyCandidate pins one version; the manifest records the version as the
+// distribution's metadata spells it, which for a normalized one is this.
+func pyCandidate(s *config.Server, version string) candidate {
+	return candidate{spec: "pypi:" + s.Spec.Name + "@==" + version, version: version}
 }

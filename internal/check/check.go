@@ -63,18 +63,24 @@ type Registry interface {
 	Fetch(ctx context.Context, name string) (*target.Packument, error)
 }
 
+// PyIndex is the part of the PyPI simple index client the check needs.
+type PyIndex interface {
+	PyPIFiles(ctx context.Context, name string) ([]target.PyFile, error)
+}
+
 type checker struct {
 	cfg  *config.Config
 	opts Options
 	deps audit.Deps
 	reg  Registry
+	py   PyIndex
 	log  *slog.Logger
 }
 
 func newChecker(cfg *config.Config, deps audit.Deps, o Options) *checker {
 	c := &checker{cfg: cfg, opts: o, deps: deps, log: deps.Log}
 	if deps.Fetcher != nil {
-		c.reg = deps.Fetcher.Registry
+		c.reg, c.py = deps.Fetcher.Registry, deps.Fetcher
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

@@ -167,7 +167,7 @@ func TestDiscover(t *testing.T) {
 	if _, err := baseline.Write(cfg.BaselineDir(), man); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Discover(context.Background(), registry, cfg, []string{"pinned", "ranged", "local"})
+	got, err := Discover(context.Background(), registry, nil, cfg, []string{"pinned", "ranged", "local"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Discover (-want +got):\n%s", diff)
 	}
 	bad := loadConfig(t, "servers:\n  a-ok:\n    target: npm:ok\n  z-gone:\n    target: npm:missing\n")
-	got, err = Discover(context.Background(), registry, bad, nil)
+	got, err = Discover(context.Background(), registry, nil, bad, nil)
 	if !errors.Is(err, audit.ErrRuntime) || len(got) != 1 {
 		t.Errorf("a registry error after one release: %v, %v", got, err)
 	}

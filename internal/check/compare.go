@@ -22,10 +22,7 @@ func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.Di
 	fail := func(err error) []report.DiffReport {
 		return []report.DiffReport{{Server: s.Name, Error: textsafe.Clean(err.Error())}}
 	}
-	eco, name := "npm", s.Spec.Name
-	if s.Spec.Kind != target.KindNPM {
-		eco = "local"
-	}
+	eco, name := baselineKey(s)
 	base := ""
 	if name != "" {
 		var err error
@@ -104,4 +101,16 @@ func Suggestion(man *m.Manifest, pol policy.Policy, fs []policy.Finding) *policy
 		return nil
 	}
 	return &a
+}
+
+// baselineKey is where a server's baselines live: its ecosystem and the
+// name the manifest records (PEP 503's normalized name for pypi).
+func baselineKey(s *config.Server) (eco, name string) {
+	switch s.Spec.Kind {
+	case target.KindNPM:
+		return "npm", s.Spec.Name
+	case target.KindPyPI:
+		return target.KindPyPI, target.NormalizePyName(s.Spec.Name)
+	}
+	return "local", s.Spec.Name
 }

@@ -18,23 +18,24 @@ type Release struct {
 	Baseline string // "" when the server has none
 }
 
-// Discover lists the npm releases of the selected servers that are newer
-// than their baselines (or, without a baseline, the version a check would
-// audit). It asks only the registry: no engine is needed. On error the
-// releases found so far come back with it.
-func Discover(ctx context.Context, reg Registry, cfg *config.Config, servers []string) ([]Release, error) {
+// Discover lists the npm and PyPI releases of the selected servers that
+// are newer than their baselines (or, without a baseline, the version a
+// check would audit). It asks only the registry and the simple index: no
+// engine is needed. On error the releases found so far come back with it.
+func Discover(ctx context.Context, reg Registry, py PyIndex, cfg *config.Config, servers []string) ([]Release, error) {
 	c := newChecker(cfg, audit.Deps{}, Options{NewReleases: true})
-	c.reg = reg
+	c.reg, c.py = reg, py
 	selected, err := c.selected(servers)
 	if err != nil {
 		return nil, err
 	}
 	var out []Release
 	for _, s := range selected {
-		if s.Spec.Kind != target.KindNPM {
+		if s.Spec.Kind != target.KindNPM && s.Spec.Kind != target.KindPyPI {
 			continue
 		}
-		base, err := baseline.Newest(cfg.BaselineDir(), "npm", s.Spec.Name)
+		eco, name := baselineKey(s)
+		base, err := baseline.Newest(cfg.BaselineDir(), eco, name)
 		if err != nil {
 			return out, err
 		}

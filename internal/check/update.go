@@ -42,9 +42,12 @@ func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o
 	var written []string
 	for _, s := range selected {
 		tgt := ""
-		if o.Version != "" && s.Spec.Kind == target.KindNPM {
+		switch {
+		case o.Version != "" && s.Spec.Kind == target.KindNPM:
 			tgt = npmCandidate(s, o.Version).spec
-		} else {
+		case o.Version != "" && s.Spec.Kind == target.KindPyPI:
+			tgt = pyCandidate(s, o.Version).spec
+		default:
 			cands, err := c.candidates(ctx, s, "")
 			if err != nil {
 				return written, fmt.Errorf("%w: %s: %v", audit.ErrRuntime, s.Name, err)

@@ -26,7 +26,7 @@ func runDiscover(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	releases, err := check.Discover(ctx, fetcher.Registry, cfg, servers)
+	releases, err := check.Discover(ctx, fetcher.Registry, fetcher, cfg, servers)
 	for _, r := range releases {
 		base := r.Baseline
 		if base == "" {

@@ -10,11 +10,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Kinds of Python targets.
@@ -278,14 +281,29 @@ func (f *Fetcher) pipInstall(ctx context.Context, dir string, args []string, com
 		Dir: dir, Timeout: 10 * time.Minute, Gate: gate.handler,
 		Argv: func(base string) []string {
 			return append([]string{"sh", "-c", script, "pip", args[0], "--isolated", "--no-cache-dir",
-				"--disable-pip-version-check", "--no-input", "--only-binary=:all:", "--index-url", gate.indexURL(base)}, args[1:]...)
+				"--disable-pip-version-check", "--no-input", "--only-binary=:all:", "--index-url", gate.indexURL(base),
+				"--trusted-host", gateHost(base)}, args[1:]...)
 		},
 	})
 	if err == nil {
 		return nil
 	}
 	out = gate.unrewrite(out)
-	return installError(err, out, gate.Refused())
+	if refused := gate.Refused(); len(refused) > 0 {
+		return installError(err, out, refused)
+	}
+	return fmt.Errorf("pip %s: %w\n%s", args[0], err, textsafe.Tail(textsafe.Clean(strings.TrimSpace(string(out))), 2000))
+}
+
+// gateHost is the gate's host[:port] for pip's --trusted-host: the gate
+// speaks plain HTTP on the install container's own bridge (its upstream
+// requests use the index's scheme), and pip ignores an http index unless
+// its host is trusted, so without it no dependency would ever resolve.
+func gateHost(base string) string {
+	if u, err := url.Parse(base); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return base
 }
 
 func (f *Fetcher) pyHTTP() *http.Client {

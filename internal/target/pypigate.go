@@ -99,6 +99,12 @@ func (g *pypiGate) fetch(w http.ResponseWriter, r *http.Request, target string, 
 		return
 	}
 	defer res.Body.Close()
+	if res.StatusCode >= 300 && res.StatusCode < 400 {
+		// A redirect CheckRedirect did not follow: to an origin no index
+		// page named. Refused and named, not passed on to pip.
+		g.refuse(w, textsafe.Line("redirect to "+res.Header.Get("Location"), 200))
+		return
+	}
 	ct := res.Header.Get("Content-Type")
 	w.Header().Set("Content-Type", ct)
 	if !page || res.StatusCode != http.StatusOK {

@@ -98,3 +98,38 @@ func mustURL(t *testing.T, s string) *url.URL {
 	}
 	return u
 }
+
+// TestPyPIGateRedirectRefused: a file link whose origin redirects to an
+// origin no index page named is refused and named; the other origin is
+// never asked.
+func TestPyPIGateRedirectRefused(t *testing.T) {
+	asked := 0
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked++ }))
+	defer other.Close()
+	var index *httptest.Server
+	index = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/simple/demo/" {
+			io.WriteString(w, `<a href="/f/demo-1.0-py3-none-any.whl#sha256=ab">demo</a>`)
+			return
+		}
+		http.Redirect(w, r, other.URL+"/demo-1.0-py3-none-any.whl", http.StatusFound)
+	}))
+	defer index.Close()
+	g := newPyPIGate(newPyPIConfig(index.URL+"/simple/"), &http.Client{})
+	gate := httptest.NewServer(g.handler("http://gate.test"))
+	defer gate.Close()
+	res, err := http.Get(gate.URL + "/" + g.secret + "/r0/demo/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	link := strings.TrimPrefix(strings.Split(strings.Split(string(page), `href="`)[1], "#")[0], "http://gate.test")
+	if res, err = http.Get(gate.URL + link); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusForbidden || asked != 0 || len(g.Refused()) != 1 || !strings.Contains(g.Refused()[0], "redirect to "+other.URL) {
+		t.Errorf("status %d, other asked %d, refused %q", res.StatusCode, asked, g.Refused())
+	}
+}

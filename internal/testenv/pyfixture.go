@@ -15,18 +15,34 @@ import (
 	"time"
 )
 
-// PyFixture describes one version of the Python fixture server
-// (testdata/fixtures/py-fixture-server) to package. Packaging is only
-// zipping and tarring its files: nothing of it runs on the host.
+// PyFixture describes one version of a Python fixture
+// (testdata/fixtures/py-fixture-server, or py-fixture-dep, the library it
+// can depend on) to package. Packaging is only zipping and tarring its
+// files: nothing of it runs on the host.
 type PyFixture struct {
 	Dir     string // the fixture's source directory
 	Version string // replaces 1.0.0
 	// DefaultModes replaces the module's DEFAULT_MODES (a Python list
 	// literal such as `["post-https"]`); "" keeps it.
 	DefaultModes string
+	// Requires are dependencies (PEP 508, e.g. "py-fixture-dep>=1.0"),
+	// declared in the metadata and in pyproject.toml.
+	Requires []string
 }
 
-const pyFixtureName = "py_fixture_server"
+const pyServerName = "py-fixture-server"
+
+// name is the project name: the directory's, py-fixture-server or
+// py-fixture-dep.
+func (p PyFixture) name() string {
+	if filepath.Base(p.Dir) == "py-fixture-dep" {
+		return "py-fixture-dep"
+	}
+	return pyServerName
+}
+
+// module is the import name (and the file name prefix).
+func (p PyFixture) module() string { return strings.ReplaceAll(p.name(), "-", "_") }
 
 // Files returns the fixture's files (path -> content) for this version.
 func (p PyFixture) Files(t testing.TB) map[string][]byte {
@@ -49,6 +65,9 @@ func (p PyFixture) Files(t testing.TB) map[string][]byte {
 		if p.DefaultModes != "" {
 			s = strings.Replace(s, "DEFAULT_MODES = []", "DEFAULT_MODES = "+p.DefaultModes, 1)
 		}
+		if len(p.Requires) > 0 {
+			s = strings.Replace(s, "dependencies = []", `dependencies = ["`+strings.Join(p.Requires, `", "`)+`"]`, 1)
+		}
 		out[filepath.ToSlash(rel)] = []byte(s)
 		return nil
 	})
@@ -66,22 +85,29 @@ func (p PyFixture) version() string {
 }
 
 func (p PyFixture) metadata(header string) string {
-	return header + "\nName: py-fixture-server\nVersion: " + p.version() +
-		"\nSummary: mcp-audit's Python fixture\nProject-URL: Homepage, https://fixture.example/py-fixture-server\n\n"
+	var req strings.Builder
+	for _, r := range p.Requires {
+		req.WriteString("\nRequires-Dist: " + r)
+	}
+	return header + "\nName: " + p.name() + "\nVersion: " + p.version() + req.String() +
+		"\nSummary: mcp-audit's Python fixture\nProject-URL: Homepage, https://fixture.example/" + p.name() + "\n\n"
 }
 
-// Wheel builds py_fixture_server-VERSION-py3-none-any.whl.
+// Wheel builds MODULE-VERSION-py3-none-any.whl (the server's with its
+// console script).
 func (p PyFixture) Wheel(t testing.TB) (string, []byte) {
 	t.Helper()
 	files := p.Files(t)
-	info := pyFixtureName + "-" + p.version() + ".dist-info/"
+	info := p.module() + "-" + p.version() + ".dist-info/"
 	entries := map[string][]byte{
-		info + "METADATA":         []byte(p.metadata("Metadata-Version: 2.1")),
-		info + "WHEEL":            []byte("Wheel-Version: 1.0\nGenerator: mcp-audit-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
-		info + "entry_points.txt": []byte("[console_scripts]\npy-fixture-server = py_fixture_server:main\n"),
+		info + "METADATA": []byte(p.metadata("Metadata-Version: 2.1")),
+		info + "WHEEL":    []byte("Wheel-Version: 1.0\nGenerator: mcp-audit-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
+	}
+	if p.name() == pyServerName {
+		entries[info+"entry_points.txt"] = []byte("[console_scripts]\npy-fixture-server = py_fixture_server:main\n")
 	}
 	for rel, b := range files {
-		if strings.HasPrefix(rel, pyFixtureName+"/") {
+		if strings.HasPrefix(rel, p.module()+"/") {
 			entries[rel] = b
 		}
 	}
@@ -104,16 +130,16 @@ func (p PyFixture) Wheel(t testing.TB) (string, []byte) {
 	if err := zw.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return pyFixtureName + "-" + p.version() + "-py3-none-any.whl", buf.Bytes()
+	return p.module() + "-" + p.version() + "-py3-none-any.whl", buf.Bytes()
 }
 
-// Sdist builds py_fixture_server-VERSION.tar.gz (PKG-INFO, pyproject.toml
+// Sdist builds MODULE-VERSION.tar.gz (PKG-INFO, pyproject.toml
 // and the package under one top directory).
 func (p PyFixture) Sdist(t testing.TB) (string, []byte) {
 	t.Helper()
 	entries := p.Files(t)
 	entries["PKG-INFO"] = []byte(p.metadata("Metadata-Version: 2.1"))
-	top := pyFixtureName + "-" + p.version()
+	top := p.module() + "-" + p.version()
 	var buf bytes.Buffer
 	gz := gzip.NewWriter(&buf)
 	tw := tar.NewWriter(gz)

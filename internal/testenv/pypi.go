@@ -24,17 +24,19 @@ type PyIndex struct {
 	URL string
 	// HTMLOnly makes the index answer in PEP 503 HTML even when JSON is
 	// asked for.
-	HTMLOnly bool
-	srv      *httptest.Server
-	mu       sync.Mutex
-	files    map[string][]byte   // file name -> bytes
-	projects map[string][]string // normalized name -> file names
+	HTMLOnly  bool
+	srv       *httptest.Server
+	mu        sync.Mutex
+	files     map[string][]byte   // file name -> bytes
+	projects  map[string][]string // normalized name -> file names
+	redirects map[string]string   // file name -> where /files/NAME redirects
+	log       []string            // "User-Agent path" of every request
 }
 
 // NewPyIndex starts an index; it stops when the test ends.
 func NewPyIndex(t testing.TB) *PyIndex {
 	t.Helper()
-	x := &PyIndex{files: map[string][]byte{}, projects: map[string][]string{}}
+	x := &PyIndex{files: map[string][]byte{}, projects: map[string][]string{}, redirects: map[string]string{}}
 	x.srv = httptest.NewServer(http.HandlerFunc(x.serve))
 	x.URL = x.srv.URL + "/simple/"
 	t.Cleanup(x.srv.Close)
@@ -55,10 +57,31 @@ func (x *PyIndex) Add(project, file string, data []byte) {
 	sort.Strings(x.projects[n])
 }
 
+// Redirect makes the index answer a request for file with a redirect to
+// target (a file that lives elsewhere); its index page still links it
+// under /files/.
+func (x *PyIndex) Redirect(file, target string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.redirects[file] = target
+}
+
+// Requests lists the requests the index answered, as "User-Agent path".
+func (x *PyIndex) Requests() []string {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return append([]string(nil), x.log...)
+}
+
 func (x *PyIndex) serve(w http.ResponseWriter, r *http.Request) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.log = append(x.log, r.Header.Get("User-Agent")+" "+r.URL.Path)
 	if f, ok := strings.CutPrefix(r.URL.Path, "/files/"); ok {
+		if to, ok := x.redirects[f]; ok {
+			http.Redirect(w, r, to, http.StatusFound)
+			return
+		}
 		b, ok := x.files[f]
 		if !ok {
 			http.NotFound(w, r)
