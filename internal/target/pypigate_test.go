@@ -106,8 +106,7 @@ func TestPyPIGateRedirectRefused(t *testing.T) {
 	asked := 0
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { asked++ }))
 	defer other.Close()
-	var index *httptest.Server
-	index = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	index := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/simple/demo/" {
 			io.WriteString(w, `<a href="/f/demo-1.0-py3-none-any.whl#sha256=ab">demo</a>`)
 			return
