@@ -81,6 +81,13 @@ type Options struct {
 	// profile (see pickClientEnv).
 	Run int
 
+	// Transport is how the server speaks MCP: stdio (default) or http
+	// (Streamable HTTP on HTTPPort and HTTPPath inside the sandbox,
+	// reached through the sink).
+	Transport string
+	HTTPPort  int
+	HTTPPath  string
+
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string
 }

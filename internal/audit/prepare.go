@@ -54,6 +54,10 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	httpEP, err := httpEndpoint(o)
+	if err != nil {
+		return nil, err
+	}
 	t0 := time.Now()
 	pkg, err := d.Fetcher.Fetch(ctx, spec)
 	if err != nil {
@@ -96,6 +100,8 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
 	man.Run.ClientEnv = clientName
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
+	sbSpec.HTTP = httpEP
+	markTransport(man, httpEP)
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
 		if o.Scripts == ScriptsSkip {
 			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))

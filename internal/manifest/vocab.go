@@ -148,3 +148,9 @@ const (
 	// AreaCall is a change in a call's outcome.
 	AreaCall = "call"
 )
+
+// Transports (Target.Transport); stdio is the default and not written.
+const (
+	// TransportHTTP is a server reached over Streamable HTTP.
+	TransportHTTP = "http"
+)

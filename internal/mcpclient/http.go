@@ -42,6 +42,9 @@ type HTTPOptions struct {
 	RequestTimeout time.Duration
 	// Parallel bounds the exchanges in flight (default 4).
 	Parallel int
+	// RetryInitialize retries initialize while the connection fails (a
+	// server just started may not listen yet), until its deadline.
+	RetryInitialize bool
 }
 
 // HTTPTransport carries a Client's messages over Streamable HTTP.
@@ -59,6 +62,9 @@ type HTTPTransport struct {
 	sessionID string
 	initDone  bool
 	statuses  map[int]int
+	// failFn fails a pending call of the Client out of band, so a made-up
+	// error is never mistaken for something the server said.
+	failFn func(id string, e *RPCError)
 }
 
 // maxSessionID bounds the Mcp-Session-Id the client echoes back.
@@ -71,7 +77,9 @@ func NewHTTP(opts HTTPOptions, co Options) (*Client, *HTTPTransport) {
 	if co.MaxLine <= 0 {
 		co.MaxLine = 8 << 20
 	}
-	return New(t, t, co), t
+	c := New(t, t, co)
+	t.failFn = c.failPending
+	return c, t
 }
 
 // NewHTTPTransport returns a transport; it is both the Client's reader and
@@ -154,6 +162,13 @@ func (t *HTTPTransport) exchange(body []byte) {
 	ctx, cancel := context.WithTimeout(t.ctx, t.opts.RequestTimeout)
 	defer cancel()
 	resp, err := t.post(ctx, body, head.Method == "initialize")
+	for err != nil && head.Method == "initialize" && t.opts.RetryInitialize && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case <-time.After(250 * time.Millisecond):
+			resp, err = t.post(ctx, body, true)
+		}
+	}
 	if err != nil {
 		if isRequest && t.ctx.Err() == nil {
 			t.fail(head.ID, "sending the request: "+err.Error())
@@ -310,9 +325,9 @@ func (t *HTTPTransport) line(b []byte, id json.RawMessage) bool {
 	return answers
 }
 
-// fail answers request id with a transport error.
+// fail fails the Client's call id with a transport error.
 func (t *HTTPTransport) fail(id json.RawMessage, msg string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id,
-		"error": map[string]any{"code": CodeTransport, "message": truncate(msg, 300)}})
-	t.line(b, nil)
+	if t.failFn != nil {
+		t.failFn(idKey(id), &RPCError{Code: CodeTransport, Message: truncate(msg, 300)})
+	}
 }

@@ -101,6 +101,15 @@ type Spec struct {
 	// standard error (the Run keeps only a tail): for scanning it whole.
 	// It must not block.
 	Stderr io.Writer
+	// HTTP, when set, is where the server listens for Streamable HTTP
+	// (see Run.DialServer); nil means stdio.
+	HTTP *HTTPEndpoint
+}
+
+// HTTPEndpoint is a server's Streamable HTTP endpoint inside the sandbox.
+type HTTPEndpoint struct {
+	Port int
+	Path string
 }
 
 // Install describes the install phase: a shell script run in Dir as the
