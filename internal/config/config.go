@@ -85,8 +85,13 @@ type Server struct {
 	Tools      []string          `yaml:"tools"`
 	ToolArgs   map[string]any    `yaml:"tool_args"`
 	Network    string            `yaml:"network"`
-	FailOn     string            `yaml:"fail_on"`
-	Allow      policy.Allow      `yaml:"allow"`
+	// Transport is stdio (default) or http; HTTPPort and HTTPPath say
+	// where an http server listens inside the sandbox.
+	Transport string       `yaml:"transport"`
+	HTTPPort  int          `yaml:"http_port"`
+	HTTPPath  string       `yaml:"http_path"`
+	FailOn    string       `yaml:"fail_on"`
+	Allow     policy.Allow `yaml:"allow"`
 	// Timeout is the hard limit on one audit of this server (default
 	// 10m, or batch --timeout).
 	Timeout Duration `yaml:"timeout"`
@@ -297,6 +302,12 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 	}
 	if err := checkNetwork(s.Network); err != nil {
 		return fail(at("network"), "server %s: network: %v", s.Name, err)
+	}
+	if s.Transport != "" && s.Transport != "stdio" && s.Transport != "http" {
+		return fail(at("transport"), "server %s: transport must be stdio or http", s.Name)
+	}
+	if s.HTTPPort < 0 || s.HTTPPort > 65535 {
+		return fail(at("http_port"), "server %s: http_port must be a port number", s.Name)
 	}
 	if err := checkFailOn(s.FailOn); err != nil {
 		return fail(at("fail_on"), "server %s: fail_on: %v", s.Name, err)

@@ -15,16 +15,17 @@ type serverJSON struct {
 	Name     string `json:"name"`
 	Version  string `json:"version"`
 	Packages []struct {
-		RegistryType     string    `json:"registryType"`
-		RegistryTypeOld  string    `json:"registry_type"`
-		RegistryName     string    `json:"registry_name"`
-		Identifier       string    `json:"identifier"`
-		NameOld          string    `json:"name"`
-		Version          string    `json:"version"`
-		PackageArguments []argJSON `json:"packageArguments"`
-		PackageArgsOld   []argJSON `json:"package_arguments"`
-		Env              []envJSON `json:"environmentVariables"`
-		EnvOld           []envJSON `json:"environment_variables"`
+		RegistryType     string        `json:"registryType"`
+		RegistryTypeOld  string        `json:"registry_type"`
+		RegistryName     string        `json:"registry_name"`
+		Identifier       string        `json:"identifier"`
+		NameOld          string        `json:"name"`
+		Version          string        `json:"version"`
+		PackageArguments []argJSON     `json:"packageArguments"`
+		PackageArgsOld   []argJSON     `json:"package_arguments"`
+		Env              []envJSON     `json:"environmentVariables"`
+		EnvOld           []envJSON     `json:"environment_variables"`
+		Transport        transportJSON `json:"transport"`
 	} `json:"packages"`
 }
 
@@ -85,6 +86,7 @@ func (s *Server) fromServerJSON(path string) error {
 				s.Args = append(s.Args, v)
 			}
 		}
+		s.applyTransport(p.Transport)
 		for _, e := range append(p.Env, p.EnvOld...) {
 			v := e.Value
 			if v == "" {
