@@ -58,6 +58,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.Kind == target.KindOCI {
+		return prepareOCI(ctx, d, o, spec, httpEP)
+	}
 	t0 := time.Now()
 	pkg, err := d.Fetcher.Fetch(ctx, spec)
 	if err != nil {

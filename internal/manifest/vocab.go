@@ -154,3 +154,9 @@ const (
 	// TransportHTTP is a server reached over Streamable HTTP.
 	TransportHTTP = "http"
 )
+
+// Ecosystems (Target.Ecosystem) besides npm and local.
+const (
+	// EcosystemOCI is a container image audited as shipped.
+	EcosystemOCI = "oci"
+)

@@ -30,9 +30,9 @@ func createOptions(spec Spec, network container.NetworkMode, seccomp string, lab
 // arguments: the entrypoint needs root to start the tracer and then drops
 // to spec.User. Stdin stays open because it carries the MCP session.
 func containerConfig(spec Spec, lim Limits, labels map[string]string) *container.Config {
-	return &container.Config{
+	cfg := &container.Config{
 		Image:        spec.Image,
-		Cmd:          append([]string{"/bin/sh", entryPath}, spec.Cmd...),
+		Cmd:          append([]string{entryShell(spec), entryPath}, spec.Cmd...),
 		Env:          entryEnv(spec, lim),
 		User:         "0:0",
 		WorkingDir:   "/",
@@ -43,6 +43,12 @@ func containerConfig(spec Spec, lim Limits, labels map[string]string) *container
 		AttachStderr: true,
 		Labels:       labels,
 	}
+	if spec.Tools != "" {
+		// An audited image's own ENTRYPOINT would run with ours as its
+		// arguments: replace it (the server command is in spec.Cmd).
+		cfg.Entrypoint, cfg.Cmd = cfg.Cmd[:2], cfg.Cmd[2:]
+	}
+	return cfg
 }
 
 // entryEnv is the container's environment: the MCP_AUDIT_* settings entry.sh
@@ -66,6 +72,9 @@ func entryEnv(spec Spec, lim Limits) []string {
 	}, spec.Env...)
 	if spec.NoTrace {
 		env = append(env, "MCP_AUDIT_NOTRACE=1")
+	}
+	if spec.Tools != "" {
+		env = append(env, "MCP_AUDIT_TOOLS="+spec.Tools)
 	}
 	if in := spec.Install; in != nil {
 		env = append(env, "MCP_AUDIT_INSTALL_DIR="+in.Dir, "MCP_AUDIT_INSTALL_SCRIPT="+InstallMarker+"\n"+in.Script,
@@ -201,4 +210,12 @@ func ownerLabels(deadline time.Duration) map[string]string {
 		LabelOwner:    fmt.Sprintf("%s:%d", host, os.Getpid()),
 		LabelDeadline: strconv.FormatInt(time.Now().Add(deadline+time.Minute).Unix(), 10),
 	}
+}
+
+// entryShell runs entry.sh: the image's /bin/sh, or the bundled one.
+func entryShell(spec Spec) string {
+	if spec.Tools != "" {
+		return spec.Tools + "/sh"
+	}
+	return "/bin/sh"
 }

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"debug/elf"
@@ -44,6 +45,9 @@ type Network struct {
 	Upstream string
 	// BaseImageID keys the cached sink image.
 	BaseImageID string
+	// BaseImage is the image the sink is built on when the server's image
+	// is not the sandbox image (an audited OCI image); default Spec.Image.
+	BaseImage string
 }
 
 const (
@@ -139,7 +143,7 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(bin)
-	img, err := s.LayerImage(ctx, spec.Image, spec.Net.BaseImageID, "sink\x00"+hex.EncodeToString(sum[:]),
+	img, err := s.LayerImage(ctx, cmp.Or(spec.Net.BaseImage, spec.Image), spec.Net.BaseImageID, "sink\x00"+hex.EncodeToString(sum[:]),
 		[]TarFile{{Path: sinkDir, Dir: true, Mode: 0o755}, {Path: sinkBinPath, Content: bin, Mode: 0o755}}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("preparing sink image: %w", err)

@@ -104,6 +104,9 @@ type Spec struct {
 	// HTTP, when set, is where the server listens for Streamable HTTP
 	// (see Run.DialServer); nil means stdio.
 	HTTP *HTTPEndpoint
+	// Tools, when set, is where entry.sh finds its own programs (an OCI
+	// image brings none: see oci.go); the server keeps its PATH.
+	Tools string
 }
 
 // HTTPEndpoint is a server's Streamable HTTP endpoint inside the sandbox.

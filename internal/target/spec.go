@@ -50,6 +50,9 @@ func ParseSpec(s string) (Spec, error) {
 		}
 		return Spec{Kind: KindNPM, Name: name, Range: rng, Raw: s}, nil
 	}
+	if rest, ok := strings.CutPrefix(s, "oci:"); ok {
+		return parseOCI(s, rest)
+	}
 	st, err := os.Stat(s)
 	switch {
 	case err == nil && st.IsDir():
