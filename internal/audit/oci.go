@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
+
+	"github.com/moby/moby/client"
 
 	"github.com/mcp-audit/mcp-audit/internal/buildinfo"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
@@ -28,11 +31,17 @@ type ociImage struct {
 // inspectOCI reads the local image (mcp-audit does not pull: see
 // docs/targets.md).
 func inspectOCI(ctx context.Context, e sandbox.Engine, spec target.Spec) (*ociImage, error) {
-	res, err := e.ImageInspect(ctx, spec.Path)
+	ref := spec.ImageRef()
+	res, err := e.ImageInspect(ctx, ref)
 	if err != nil {
-		return nil, fmt.Errorf("%w: image %s is not available to the engine (pull or load it first): %v", target.ErrUsage, spec.Path, err)
+		if err = pullImage(ctx, e, ref); err == nil {
+			res, err = e.ImageInspect(ctx, ref)
+		}
 	}
-	img := &ociImage{ref: spec.Path, id: res.ID, digest: res.ID}
+	if err != nil {
+		return nil, fmt.Errorf("%w: image %s is not available to the engine (pull or load it first): %v", target.ErrUsage, ref, err)
+	}
+	img := &ociImage{ref: ref, id: res.ID, digest: res.ID}
 	for _, d := range res.RepoDigests {
 		if repo, dg := target.SplitImageRef(d); repo == spec.Name || strings.HasSuffix(repo, "/"+spec.Name) {
 			img.digest = dg
@@ -134,4 +143,27 @@ func ociEnv(image, client []string) []string {
 		env = append(env, e)
 	}
 	return env
+}
+
+// imagePuller is the engine's pull, when it has one (the moby client does).
+type imagePuller interface {
+	ImagePull(ctx context.Context, ref string, options client.ImagePullOptions) (client.ImagePullResponse, error)
+}
+
+// pullImage asks the engine to pull a reference that names its registry
+// (the engine fetches data; nothing runs). Not exercised by the tests:
+// no registry is reachable where they run.
+func pullImage(ctx context.Context, e sandbox.Engine, ref string) error {
+	p, ok := e.(imagePuller)
+	if repo, _ := target.SplitImageRef(ref); !ok || !strings.ContainsAny(strings.Split(repo, "/")[0], ".:") {
+		return fmt.Errorf("not pulled: %s names no registry host", ref)
+	}
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	res, err := p.ImagePull(pctx, ref, client.ImagePullOptions{})
+	if err != nil {
+		return fmt.Errorf("pulling %s: %w", ref, err)
+	}
+	defer res.Close()
+	return res.Wait(pctx)
 }

@@ -18,6 +18,9 @@ type candidate struct {
 // newest matching the range; with NewReleases every version newer than
 // the baseline.
 func (c *checker) candidates(ctx context.Context, s *config.Server, base string) ([]candidate, error) {
+	if s.Spec.Kind == target.KindOCI {
+		return c.ociCandidates(ctx, s), nil
+	}
 	if s.Spec.Kind != target.KindNPM {
 		return []candidate{{spec: s.Spec.Path}}, nil
 	}

@@ -69,6 +69,8 @@ type checker struct {
 	deps audit.Deps
 	reg  Registry
 	log  *slog.Logger
+	// tags lists image tags (nil: target.ImageTags).
+	tags TagLister
 }
 
 func newChecker(cfg *config.Config, deps audit.Deps, o Options) *checker {

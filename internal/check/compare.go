@@ -23,7 +23,11 @@ func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.Di
 		return []report.DiffReport{{Server: s.Name, Error: textsafe.Clean(err.Error())}}
 	}
 	eco, name := "npm", s.Spec.Name
-	if s.Spec.Kind != target.KindNPM {
+	switch s.Spec.Kind {
+	case target.KindNPM:
+	case target.KindOCI:
+		eco = m.EcosystemOCI
+	default:
 		eco = "local"
 	}
 	base := ""

@@ -262,7 +262,7 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 		return fail(s.Line, "server %s: target is missing (npm:NAME, a directory or a .tgz)", s.Name)
 	}
 	t := s.Target
-	if !strings.HasPrefix(t, "npm:") && !filepath.IsAbs(t) {
+	if !strings.HasPrefix(t, "npm:") && !strings.HasPrefix(t, "oci:") && !filepath.IsAbs(t) {
 		t = filepath.Join(dir, t)
 	}
 	spec, err := target.ParseSpec(t)
@@ -345,7 +345,7 @@ func isTag(s string) bool {
 
 // PackageName is the name baselines are stored under.
 func (s *Server) PackageName() string {
-	if s.Spec.Kind == target.KindNPM {
+	if s.Spec.Kind == target.KindNPM || s.Spec.Kind == target.KindOCI {
 		return s.Spec.Name
 	}
 	return ""

@@ -60,7 +60,7 @@ func (s *Server) fromServerJSON(path string) error {
 	}
 	for _, p := range sj.Packages {
 		typ := strings.ToLower(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
-		if typ != "npm" {
+		if typ != "npm" && !isOCIType(typ) {
 			continue
 		}
 		id := p.Identifier
@@ -71,7 +71,9 @@ func (s *Server) fromServerJSON(path string) error {
 			return fmt.Errorf("%s: npm package without identifier", path)
 		}
 		s.Target = "npm:" + id
-		if s.Version == "" && s.Range == "" {
+		if isOCIType(typ) {
+			s.Target = ociTarget(id, p.Version)
+		} else if s.Version == "" && s.Range == "" {
 			s.Version = p.Version
 		}
 		for _, a := range append(p.PackageArguments, p.PackageArgsOld...) {
@@ -105,5 +107,5 @@ func (s *Server) fromServerJSON(path string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s has no npm package", path)
+	return fmt.Errorf("%s has no npm or oci package", path)
 }

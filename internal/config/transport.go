@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/mcp-audit/mcp-audit/internal/target"
 	"net/url"
 	"strconv"
 	"strings"
@@ -32,4 +33,17 @@ func (s *Server) applyTransport(t transportJSON) {
 	if s.HTTPPath == "" && strings.HasPrefix(u.Path, "/") && !strings.Contains(u.Path, "{") {
 		s.HTTPPath = u.Path
 	}
+}
+
+// isOCIType: server.json names container images registryType "oci"
+// (earlier drafts: "docker").
+func isOCIType(typ string) bool { return typ == "oci" || typ == "docker" }
+
+// ociTarget is the audit target of a server.json image: the identifier,
+// with the package version as its tag when it has neither tag nor digest.
+func ociTarget(id, version string) string {
+	if _, v := target.SplitImageRef(id); v == "" && version != "" {
+		id += ":" + version
+	}
+	return "oci:" + id
 }

@@ -47,3 +47,19 @@ servers:
 		}
 	}
 }
+
+func TestServerJSONImage(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "server.json"), []byte(`{"name": "io.example/img", "version": "1.3.0",
+  "packages": [{"registryType": "oci", "identifier": "registry.example/team/server", "version": "1.3.0",
+    "environmentVariables": [{"name": "API_KEY", "isSecret": true}]}]}`), 0o644)
+	cfg, err := Parse(filepath.Join(dir, "mcp-audit.yml"), []byte("servers:\n  img:\n    server_json: server.json\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := cfg.Server("img")
+	if s.Target != "oci:registry.example/team/server:1.3.0" || s.Spec.Kind != "oci" || s.PackageName() != "registry.example/team/server" ||
+		len(s.CanaryEnv) != 1 || s.Version != "" {
+		t.Errorf("image from server.json: %+v", s)
+	}
+}

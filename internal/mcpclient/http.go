@@ -65,6 +65,9 @@ type HTTPTransport struct {
 	// failFn fails a pending call of the Client out of band, so a made-up
 	// error is never mistaken for something the server said.
 	failFn func(id string, e *RPCError)
+	// maxLine is the Client's: a longer message is failed by the Client
+	// itself (as oversized), not by the transport.
+	maxLine int
 }
 
 // maxSessionID bounds the Mcp-Session-Id the client echoes back.
@@ -77,6 +80,7 @@ func NewHTTP(opts HTTPOptions, co Options) (*Client, *HTTPTransport) {
 	if co.MaxLine <= 0 {
 		co.MaxLine = 8 << 20
 	}
+	t.maxLine = co.MaxLine
 	c := New(t, t, co)
 	t.failFn = c.failPending
 	return c, t
@@ -310,7 +314,12 @@ func (t *HTTPTransport) line(b []byte, id json.RawMessage) bool {
 		return r
 	}, bytes.TrimSpace(b))
 	answers := false
-	if len(id) > 0 {
+	if len(id) > 0 && t.maxLine > 0 && len(b) > t.maxLine {
+		// The Client fails the call as too large when it finds the id in
+		// the message's head, as it does on stdio.
+		m := reTooLongID.FindSubmatch(b[:min(len(b), keepEnds)])
+		answers = m != nil && string(m[1]) == idKey(id)
+	} else if len(id) > 0 {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`

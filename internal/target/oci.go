@@ -18,13 +18,14 @@ var reImage = regexp.MustCompile(`^(?:(?:localhost|[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-
 	`(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$`)
 
 // parseOCI parses the part after "oci:". Name is the repository, Range the
-// tag or digest (empty: latest); Raw keeps the reference as given.
+// tag or digest (empty: latest); Path is the whole "oci:REF", what an
+// audit of it is given (as for local targets).
 func parseOCI(raw, ref string) (Spec, error) {
 	if len(ref) > 512 || !reImage.MatchString(ref) {
 		return Spec{}, fmt.Errorf("%w: %q is not an image reference (oci:IMAGE[:TAG|@DIGEST])", ErrUsage, ref)
 	}
 	name, version := SplitImageRef(ref)
-	return Spec{Kind: KindOCI, Name: name, Range: version, Path: ref, Raw: raw}, nil
+	return Spec{Kind: KindOCI, Name: name, Range: version, Path: "oci:" + ref, Raw: raw}, nil
 }
 
 // SplitImageRef splits a reference into the repository and its tag or
@@ -39,3 +40,6 @@ func SplitImageRef(ref string) (repo, version string) {
 	}
 	return ref, ""
 }
+
+// ImageRef is the image reference of an OCI target.
+func (s Spec) ImageRef() string { return strings.TrimPrefix(s.Path, "oci:") }

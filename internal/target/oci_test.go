@@ -16,7 +16,7 @@ func TestParseOCI(t *testing.T) {
 		{"oci:localhost:5000/a_b/c-d", "localhost:5000/a_b/c-d", ""},
 	} {
 		s, err := ParseSpec(tc.in)
-		if err != nil || s.Kind != KindOCI || s.Name != tc.name || s.Range != tc.version || s.Path != strings.TrimPrefix(tc.in, "oci:") {
+		if err != nil || s.Kind != KindOCI || s.Name != tc.name || s.Range != tc.version || s.Path != tc.in || s.ImageRef() != strings.TrimPrefix(tc.in, "oci:") {
 			t.Errorf("%s: %+v %v", tc.in, s, err)
 		}
 	}
