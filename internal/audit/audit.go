@@ -97,6 +97,12 @@ type Options struct {
 	// Witness also runs the server without the tracer, side by side, and
 	// records what only that run did (see witness.go).
 	Witness bool
+	// Transport is how the server speaks MCP: stdio (default) or http
+	// (Streamable HTTP on HTTPPort and HTTPPath inside the sandbox,
+	// reached through the sink).
+	Transport string
+	HTTPPort  int
+	HTTPPath  string
 
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string

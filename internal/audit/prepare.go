@@ -57,6 +57,13 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err := sdistScripts(o, spec.Kind, nil); err != nil {
 		return nil, err
 	}
+	httpEP, err := httpEndpoint(o)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Kind == target.KindOCI {
+		return prepareOCI(ctx, d, o, spec, httpEP)
+	}
 	t0 := time.Now()
 	pkg, err := d.Fetcher.Fetch(ctx, spec)
 	if err != nil {
@@ -109,6 +116,8 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if pkg.Python != nil {
 		pythonSpec(&sbSpec, pkg, man, o.InstallTimeout)
 	}
+	sbSpec.HTTP = httpEP
+	markTransport(man, httpEP)
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
 		if o.Scripts == ScriptsSkip {
 			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))

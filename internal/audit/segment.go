@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"io"
 	"os"
 	"time"
 
@@ -25,6 +26,9 @@ type segment struct {
 	mcpHits map[string][]m.CanaryHit
 	// ch watches what the server says outside its answers.
 	ch *channels
+	// transport is the HTTP transport's, closed with the segment (nil
+	// for stdio).
+	transport io.Closer
 }
 
 func (s *segment) window(name string, start time.Time) {
@@ -47,7 +51,7 @@ func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, c
 		return nil, err
 	}
 	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}, ch: ch}
-	seg.client = mcpclient.New(run.Stdout, run, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.observe,
+	seg.client, seg.transport = newClient(run, spec, ch, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.observe,
 		ClientName: o.clientName(), ClientVersion: o.clientVersion()})
 	seg.window(m.PhaseStartup, run.Started)
 	return seg, nil
@@ -71,6 +75,9 @@ func (s *segment) finish(ctx context.Context, maxTrace int64) error {
 
 func (s *segment) cleanup() {
 	s.client.Close()
+	if s.transport != nil {
+		s.transport.Close()
+	}
 	s.run.Remove()
 	if s.art != nil {
 		os.Remove(s.art.TraceFile)

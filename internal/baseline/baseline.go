@@ -25,6 +25,11 @@ var ErrBadName = errors.New("unusable name for a baseline path")
 
 // Path is where a version's baseline lives.
 func Path(dir, ecosystem, name, version string) (string, error) {
+	if ecosystem == "oci" {
+		// An image repository ("host:port/team/server") is one directory,
+		// and its versions are digests ("sha256:…").
+		name = strings.NewReplacer("/", "_", ":", "_").Replace(name)
+	}
 	for _, part := range append(strings.Split(name, "/"), ecosystem, version) {
 		if part == "" || part == "." || part == ".." || strings.ContainsAny(part, "\\\x00") {
 			return "", fmt.Errorf("%w: %q", ErrBadName, path.Join(ecosystem, name, version))

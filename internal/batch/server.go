@@ -27,6 +27,7 @@ func ServerOptions(cfg *config.Config, s *config.Server, tgt string, base audit.
 	o := base
 	o.Target, o.Bin, o.Args, o.Env, o.CanaryEnv = tgt, s.Bin, s.Args, s.EnvList(), s.CanaryEnv
 	o.Calls, o.Tools, o.ToolArgs = s.Calls, s.Tools, s.ToolArgsJSON
+	o.Transport, o.HTTPPort, o.HTTPPath = s.Transport, s.HTTPPort, s.HTTPPath
 	for _, n := range []string{s.Network, cfg.Network} {
 		if o.Network == "" {
 			o.Network = n

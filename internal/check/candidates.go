@@ -23,6 +23,8 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 	case target.KindNPM:
 	case target.KindPyPI:
 		return c.pyCandidates(ctx, s, base)
+	case target.KindOCI:
+		return c.ociCandidates(ctx, s), nil
 	default:
 		return []candidate{{spec: s.Spec.Path}}, nil
 	}

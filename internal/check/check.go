@@ -75,6 +75,8 @@ type checker struct {
 	reg  Registry
 	py   PyIndex
 	log  *slog.Logger
+	// tags lists image tags (nil: target.ImageTags).
+	tags TagLister
 }
 
 func newChecker(cfg *config.Config, deps audit.Deps, o Options) *checker {

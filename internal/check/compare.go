@@ -111,6 +111,8 @@ func baselineKey(s *config.Server) (eco, name string) {
 		return "npm", s.Spec.Name
 	case target.KindPyPI:
 		return target.KindPyPI, target.NormalizePyName(s.Spec.Name)
+	case target.KindOCI:
+		return m.EcosystemOCI, s.Spec.Name
 	}
 	return "local", s.Spec.Name
 }

@@ -31,6 +31,14 @@ func Discover(ctx context.Context, reg Registry, py PyIndex, cfg *config.Config,
 	}
 	var out []Release
 	for _, s := range selected {
+		if s.Spec.Kind == target.KindOCI {
+			rels, err := c.discoverImage(ctx, s)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, rels...)
+			continue
+		}
 		if s.Spec.Kind != target.KindNPM && s.Spec.Kind != target.KindPyPI {
 			continue
 		}

@@ -46,6 +46,9 @@ type auditFlags struct {
 	callBudget     time.Duration
 	scripts        string
 	installTimeout time.Duration
+	transport      string
+	httpPort       int
+	httpPath       string
 }
 
 func runAudit(ctx context.Context, env *Env, args []string) error {
@@ -129,6 +132,9 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Var(&f.canaryEnv, "canary-env", "environment variable the server needs, filled with a canary (repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above: info, low, medium, high, critical, none")
 	fs.StringVar(&f.network, "network", "sinkhole", "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
+	fs.StringVar(&f.transport, "transport", audit.TransportStdio, "how the server speaks MCP: stdio, or http (Streamable HTTP, reached through the sink)")
+	fs.IntVar(&f.httpPort, "http-port", audit.DefaultHTTPPort, "with --transport http: the port the server listens on inside the sandbox")
+	fs.StringVar(&f.httpPath, "http-path", audit.DefaultHTTPPath, "with --transport http: the MCP endpoint's path")
 	fs.StringVar(&f.evidence, "evidence", "", "write full network exchanges here (default: next to -o as NAME.evidence.jsonl)")
 	fs.StringVar(&f.calls, "calls", audit.CallsAll, "exercise the server: all (every tool, prompt and resource) or none")
 	fs.Var(&f.tools, "tool", "call only this tool (repeatable)")
@@ -189,6 +195,7 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
 		Deadline: f.timeout, KeepTrace: f.keepTrace, Witness: f.witness, ClientInfo: f.clientInfo, Dwell: f.dwell, ClockRate: f.clockRate,
+		Transport: f.transport, HTTPPort: f.httpPort, HTTPPath: f.httpPath,
 		Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids},
 	}
 	if f.cmd != "" {

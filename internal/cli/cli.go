@@ -54,6 +54,7 @@ func commands() []command {
 	return []command{
 		{"audit", "audit one MCP server and write its behavior manifest", runAudit},
 		{"sink", "", runSink},     // internal: the network sink inside the sandbox
+		{"tool", "", runTool},     // internal: runs a bundled tool inside an audited OCI image
 		{"action", "", runAction}, // the GitHub Action's entrypoint (action.yml)
 		{"diff", "compare two manifests and judge what changed", runDiff},
 		{"report", "re-judge stored manifests or batch results under the current policy (no re-audit)", runReport},

@@ -91,8 +91,13 @@ type Server struct {
 	Tools      []string          `yaml:"tools"`
 	ToolArgs   map[string]any    `yaml:"tool_args"`
 	Network    string            `yaml:"network"`
-	FailOn     string            `yaml:"fail_on"`
-	Allow      policy.Allow      `yaml:"allow"`
+	// Transport is stdio (default) or http; HTTPPort and HTTPPath say
+	// where an http server listens inside the sandbox.
+	Transport string       `yaml:"transport"`
+	HTTPPort  int          `yaml:"http_port"`
+	HTTPPath  string       `yaml:"http_path"`
+	FailOn    string       `yaml:"fail_on"`
+	Allow     policy.Allow `yaml:"allow"`
 	// Timeout is the hard limit on one audit of this server (default
 	// 10m, or batch --timeout).
 	Timeout Duration `yaml:"timeout"`
@@ -326,7 +331,7 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 		return fail(s.Line, "server %s: target is missing (npm:NAME, a directory or a .tgz)", s.Name)
 	}
 	t := s.Target
-	if !strings.HasPrefix(t, "npm:") && !strings.HasPrefix(t, "pypi:") && !filepath.IsAbs(t) {
+	if !strings.HasPrefix(t, "npm:") && !strings.HasPrefix(t, "pypi:") && !strings.HasPrefix(t, "oci:") && !filepath.IsAbs(t) {
 		t = filepath.Join(dir, t)
 	}
 	spec, err := target.ParseSpec(t)
@@ -367,6 +372,12 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 	if err := checkNetwork(s.Network); err != nil {
 		return fail(at("network"), "server %s: network: %v", s.Name, err)
 	}
+	if s.Transport != "" && s.Transport != "stdio" && s.Transport != "http" {
+		return fail(at("transport"), "server %s: transport must be stdio or http", s.Name)
+	}
+	if s.HTTPPort < 0 || s.HTTPPort > 65535 {
+		return fail(at("http_port"), "server %s: http_port must be a port number", s.Name)
+	}
 	if err := checkFailOn(s.FailOn); err != nil {
 		return fail(at("fail_on"), "server %s: fail_on: %v", s.Name, err)
 	}
@@ -403,7 +414,7 @@ func isTag(s string) bool {
 
 // PackageName is the name baselines are stored under.
 func (s *Server) PackageName() string {
-	if s.Spec.Kind == target.KindNPM {
+	if s.Spec.Kind == target.KindNPM || s.Spec.Kind == target.KindOCI {
 		return s.Spec.Name
 	}
 	return ""

@@ -15,16 +15,17 @@ type serverJSON struct {
 	Name     string `json:"name"`
 	Version  string `json:"version"`
 	Packages []struct {
-		RegistryType     string    `json:"registryType"`
-		RegistryTypeOld  string    `json:"registry_type"`
-		RegistryName     string    `json:"registry_name"`
-		Identifier       string    `json:"identifier"`
-		NameOld          string    `json:"name"`
-		Version          string    `json:"version"`
-		PackageArguments []argJSON `json:"packageArguments"`
-		PackageArgsOld   []argJSON `json:"package_arguments"`
-		Env              []envJSON `json:"environmentVariables"`
-		EnvOld           []envJSON `json:"environment_variables"`
+		RegistryType     string        `json:"registryType"`
+		RegistryTypeOld  string        `json:"registry_type"`
+		RegistryName     string        `json:"registry_name"`
+		Identifier       string        `json:"identifier"`
+		NameOld          string        `json:"name"`
+		Version          string        `json:"version"`
+		PackageArguments []argJSON     `json:"packageArguments"`
+		PackageArgsOld   []argJSON     `json:"package_arguments"`
+		Env              []envJSON     `json:"environmentVariables"`
+		EnvOld           []envJSON     `json:"environment_variables"`
+		Transport        transportJSON `json:"transport"`
 	} `json:"packages"`
 }
 
@@ -59,7 +60,7 @@ func (s *Server) fromServerJSON(path string) error {
 	}
 	for _, p := range sj.Packages {
 		typ := strings.ToLower(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
-		if typ != "npm" && typ != "pypi" {
+		if typ != "npm" && typ != "pypi" && !isOCIType(typ) {
 			continue
 		}
 		id := p.Identifier
@@ -77,6 +78,8 @@ func (s *Server) fromServerJSON(path string) error {
 			if p.Version != "" {
 				s.Target += "@==" + p.Version
 			}
+		} else if isOCIType(typ) {
+			s.Target = ociTarget(id, p.Version)
 		} else if s.Version == "" && s.Range == "" {
 			s.Version = p.Version
 		}
@@ -92,6 +95,7 @@ func (s *Server) fromServerJSON(path string) error {
 				s.Args = append(s.Args, v)
 			}
 		}
+		s.applyTransport(p.Transport)
 		for _, e := range append(p.Env, p.EnvOld...) {
 			v := e.Value
 			if v == "" {
@@ -110,5 +114,5 @@ func (s *Server) fromServerJSON(path string) error {
 		}
 		return nil
 	}
-	return fmt.Errorf("%s has no npm or pypi package", path)
+	return fmt.Errorf("%s has no npm, pypi or oci package", path)
 }

@@ -72,6 +72,11 @@ type Target struct {
 	// Supplied are the hosts the configuration handed the server (in its
 	// arguments and --env values): traffic there was asked for.
 	Supplied []string `json:"supplied,omitempty"`
+	// Transport is "http" for a server audited over Streamable HTTP
+	// (absent: stdio); ListenPort is the port it was told to listen on,
+	// whose listening socket is expected rather than a finding.
+	Transport  string `json:"transport,omitempty"`
+	ListenPort int    `json:"listen_port,omitempty"`
 }
 
 // Outcome statuses.

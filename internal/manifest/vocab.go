@@ -152,3 +152,15 @@ const (
 	// AreaCall is a change in a call's outcome.
 	AreaCall = "call"
 )
+
+// Transports (Target.Transport); stdio is the default and not written.
+const (
+	// TransportHTTP is a server reached over Streamable HTTP.
+	TransportHTTP = "http"
+)
+
+// Ecosystems (Target.Ecosystem) besides npm and local.
+const (
+	// EcosystemOCI is a container image audited as shipped.
+	EcosystemOCI = "oci"
+)

@@ -446,6 +446,17 @@ func (c *Client) Call(ctx context.Context, method string, params any) (json.RawM
 	}
 }
 
+// failPending ends a pending call with an error the transport made up.
+func (c *Client) failPending(id string, e *RPCError) {
+	c.mu.Lock()
+	ch := c.pending[id]
+	c.forgetLocked(id)
+	c.mu.Unlock()
+	if ch != nil {
+		ch <- response{err: e}
+	}
+}
+
 func (c *Client) forget(id int64) {
 	c.mu.Lock()
 	c.forgetLocked(strconv.FormatInt(id, 10))

@@ -43,12 +43,21 @@ func networkFindings(pe *phaseEval) []Finding {
 				out = append(out, f)
 			}
 		case m.ConnListener:
+			if expectedListener(pe.man, c) {
+				continue
+			}
 			out = append(out, listenerFinding(ph.Name, c))
 		case m.ConnSensitive:
 			out = append(out, Finding{Severity: High, Kind: KindSensitive, Phase: ph.Name, Subject: c.Address, Summary: "connected to a privileged local socket", Evidence: c.Address + " " + c.Result})
 		}
 	}
 	return out
+}
+
+// expectedListener: a server audited over Streamable HTTP must listen on
+// the port it was given; that socket is how the audit talks to it.
+func expectedListener(man *m.Manifest, c m.Connection) bool {
+	return man != nil && man.Target.Transport == m.TransportHTTP && c.Proto == "tcp" && c.Port == man.Target.ListenPort && c.Port != 0
 }
 
 // listenerFinding judges a listening socket by who can reach it: one on

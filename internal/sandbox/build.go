@@ -37,9 +37,9 @@ const Hostname = "dev-workstation"
 // arguments: the entrypoint needs root to start the tracer and then drops
 // to spec.User. Stdin stays open because it carries the MCP session.
 func containerConfig(spec Spec, lim Limits, labels map[string]string) *container.Config {
-	return &container.Config{
+	cfg := &container.Config{
 		Image:        spec.Image,
-		Cmd:          append([]string{"/bin/sh", entryPath}, spec.Cmd...),
+		Cmd:          append([]string{entryShell(spec), entryPath}, spec.Cmd...),
 		Env:          entryEnv(spec, lim),
 		User:         "0:0",
 		WorkingDir:   "/",
@@ -50,6 +50,12 @@ func containerConfig(spec Spec, lim Limits, labels map[string]string) *container
 		AttachStderr: true,
 		Labels:       labels,
 	}
+	if spec.Tools != "" {
+		// An audited image's own ENTRYPOINT would run with ours as its
+		// arguments: replace it (the server command is in spec.Cmd).
+		cfg.Entrypoint, cfg.Cmd = cfg.Cmd[:2], cfg.Cmd[2:]
+	}
+	return cfg
 }
 
 // entryEnv is the container's environment: the MCP_AUDIT_* settings entry.sh
@@ -76,6 +82,9 @@ func entryEnv(spec Spec, lim Limits) []string {
 	}
 	if spec.ClockRate > 1 {
 		env = append(env, "MCP_AUDIT_CLOCK_RATE="+strconv.Itoa(spec.ClockRate))
+	}
+	if spec.Tools != "" {
+		env = append(env, "MCP_AUDIT_TOOLS="+spec.Tools)
 	}
 	if in := spec.Install; in != nil {
 		env = append(env, "MCP_AUDIT_INSTALL_DIR="+in.Dir, "MCP_AUDIT_INSTALL_SCRIPT="+InstallMarker+"\n"+in.Script,
@@ -211,4 +220,12 @@ func ownerLabels(deadline time.Duration) map[string]string {
 		LabelOwner:    fmt.Sprintf("%s:%d", host, os.Getpid()),
 		LabelDeadline: strconv.FormatInt(time.Now().Add(deadline+time.Minute).Unix(), 10),
 	}
+}
+
+// entryShell runs entry.sh: the image's /bin/sh, or the bundled one.
+func entryShell(spec Spec) string {
+	if spec.Tools != "" {
+		return spec.Tools + "/sh"
+	}
+	return "/bin/sh"
 }

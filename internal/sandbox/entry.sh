@@ -31,6 +31,13 @@ unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUD
 unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
 unset MCP_AUDIT_CLOCK_RATE
+# An OCI image brings none of the programs used here: mcp-audit's own come
+# from MCP_AUDIT_TOOLS (see sandbox/oci.go). The server keeps its PATH.
+SERVER_PATH="$PATH" STRACE=strace AWK=awk
+if [ -n "${MCP_AUDIT_TOOLS:-}" ]; then
+	PATH="$MCP_AUDIT_TOOLS:$PATH" STRACE="$MCP_AUDIT_TOOLS/strace" AWK="$MCP_AUDIT_TOOLS/awk"
+fi
+unset MCP_AUDIT_TOOLS
 
 mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
@@ -152,7 +159,7 @@ shim != "" {
 { print }
 END { print dropped + 0 > out }
 AWK
-TRACE_OUT="|awk -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -f $D/noise.awk >$D/trace"
+TRACE_OUT="|$AWK -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -f $D/noise.awk >$D/trace"
 
 note "started $(date +%s.%N)"
 # An asynchronous command's stdin is /dev/null before its own redirections
@@ -164,7 +171,7 @@ if [ "$NOTRACE" = 1 ]; then
 	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$@"
 	as_user "$@" <&3 3<&- &
 else
-	strace -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
+	PATH="$SERVER_PATH" "$STRACE" -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
 		-o "$TRACE_OUT" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!

@@ -42,6 +42,9 @@ type Network struct {
 	Upstream string
 	// BaseImageID keys the cached sink image.
 	BaseImageID string
+	// BaseImage is the image the sink is built on when the server's image
+	// is not the sandbox image (an audited OCI image); default Spec.Image.
+	BaseImage string
 }
 
 const (

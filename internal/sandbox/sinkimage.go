@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -48,7 +49,10 @@ func sinkImageKey(baseImage, baseID string) string {
 // A remembered image is still checked with one inspect (cheap), because a
 // cleanup may have removed it since.
 func (s *Sandbox) sinkImage(ctx context.Context, spec Spec) (string, error) {
-	key := sinkImageKey(spec.Image, spec.Net.BaseImageID)
+	// An OCI target's own image is not the sink's base: the sandbox
+	// image is (Net.BaseImage).
+	base := cmp.Or(spec.Net.BaseImage, spec.Image)
+	key := sinkImageKey(base, spec.Net.BaseImageID)
 	sinkImages.Lock()
 	ref, ok := sinkImages.refs[key]
 	sinkImages.Unlock()
@@ -62,7 +66,7 @@ func (s *Sandbox) sinkImage(ctx context.Context, spec Spec) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256(bin)
-	ref, err = s.LayerImage(ctx, spec.Image, spec.Net.BaseImageID, "sink\x00"+hex.EncodeToString(sum[:]),
+	ref, err = s.LayerImage(ctx, base, spec.Net.BaseImageID, "sink\x00"+hex.EncodeToString(sum[:]),
 		[]TarFile{{Path: sinkDir, Dir: true, Mode: 0o755}, {Path: sinkBinPath, Content: bin, Mode: 0o755}}, nil)
 	if err != nil {
 		return "", fmt.Errorf("preparing sink image: %w", err)

@@ -108,6 +108,18 @@ type Spec struct {
 	// standard error (the Run keeps only a tail): for scanning it whole.
 	// It must not block.
 	Stderr io.Writer
+	// HTTP, when set, is where the server listens for Streamable HTTP
+	// (see Run.DialServer); nil means stdio.
+	HTTP *HTTPEndpoint
+	// Tools, when set, is where entry.sh finds its own programs (an OCI
+	// image brings none: see oci.go); the server keeps its PATH.
+	Tools string
+}
+
+// HTTPEndpoint is a server's Streamable HTTP endpoint inside the sandbox.
+type HTTPEndpoint struct {
+	Port int
+	Path string
 }
 
 // Install describes the install phase: a shell script run in Dir as the

@@ -54,6 +54,9 @@ func ParseSpec(s string) (Spec, error) {
 	if rest, ok := strings.CutPrefix(s, "pypi:"); ok {
 		return parsePySpec(s, rest)
 	}
+	if rest, ok := strings.CutPrefix(s, "oci:"); ok {
+		return parseOCI(s, rest)
+	}
 	st, err := os.Stat(s)
 	if k := localPyKind(s, err == nil && st.IsDir()); err == nil && k != "" {
 		return Spec{Kind: k, Path: s, Raw: s}, nil
