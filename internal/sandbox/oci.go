@@ -32,15 +32,18 @@ import (
 // plumbing (entry.sh), like in the npm sandbox. The bundle is added as a
 // cached layer on top of the image (an mcp-audit-pkg image, removed by
 // cleanup --images); the image itself is not changed.
+//
+// The bundle's directory names nothing of the audit: a server that looks
+// for an auditor's files would find them in the witness run too.
 const (
-	ToolsDir  = "/opt/mcp-audit/tools"
+	ToolsDir  = "/usr/local/libexec/toolbox"
 	ToolsPath = ToolsDir + "/path"
 	// ToolsLoader and ToolsLib are the bundled loader and libraries.
 	ToolsLoader = ToolsDir + "/ld.so"
 	ToolsLib    = ToolsDir + "/lib"
 	// ToolsBin holds the real binaries the wrappers run.
 	ToolsBin = ToolsDir + "/bin"
-	toolsExe = ToolsDir + "/mcp-audit"
+	toolsExe = ToolsDir + "/toolbox"
 )
 
 // Tools are the programs entry.sh runs, by the name it runs them under.
@@ -167,7 +170,7 @@ func (s *Sandbox) OCIImage(ctx context.Context, ref, imageID, sandboxImage, sand
 	}
 	files = append(files, TarFile{Path: toolsExe, Content: bin, Mode: 0o755})
 	files = append(files, toolWrappers()...)
-	return s.LayerImage(ctx, imageID, imageID, key, append([]TarFile{{Path: "/opt/mcp-audit", Dir: true, Mode: 0o755},
+	return s.LayerImage(ctx, imageID, imageID, key, append([]TarFile{{Path: "/usr/local", Dir: true, Mode: 0o755}, {Path: "/usr/local/libexec", Dir: true, Mode: 0o755},
 		{Path: ToolsDir, Dir: true, Mode: 0o755}, {Path: ToolsPath, Dir: true, Mode: 0o755}}, files...), nil)
 }
 
