@@ -130,8 +130,13 @@ func start(env Env) (*run, error) {
 	if r.ws == "" {
 		r.ws = "."
 	}
+	// One cleaned path for the file on disk and in git (configpath.go).
+	if r.in.Config, err = workspaceRel(r.ws, in.Config); err != nil {
+		a.Errorf("%s", textsafe.Line(err.Error(), 4000))
+		return nil, err
+	}
 	if r.cfg, err = config.Load(r.cfgPath()); err != nil {
-		a.WithFieldsMap(map[string]string{"file": in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
+		a.WithFieldsMap(map[string]string{"file": r.in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
 		return nil, fmt.Errorf("%w: %w", check.ErrUsage, err)
 	}
 	return r, nil
