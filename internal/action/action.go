@@ -68,6 +68,8 @@ func Run(ctx context.Context, env Env) error {
 			return err
 		}
 		defer g.close()
+		baseWF, known := baseWorkflowInputs(r.ws, pr.BaseSHA, env.Getenv)
+		g.changes = append(g.changes, guardInputs(g.base, &opts, r.in, baseWF, known)...)
 		cfg, r.note = g.cfg, g.note()
 		changed, why := changedServers(r.ws, r.in.Config, pr.BaseSHA, r.cfg)
 		r.a.Infof("servers to check: %v (%s)", changed, why)
@@ -77,9 +79,8 @@ func Run(ctx context.Context, env Env) error {
 			r.a.SetOutput("findings", "0")
 			return nil
 		}
-		if len(opts.Servers) == 0 {
-			opts.Servers = changed
-		}
+		// The servers input may add servers, never leave out a changed one.
+		opts.Servers = unionNames(opts.Servers, changed)
 	case "schedule", "workflow_dispatch":
 		// Every new release is audited and its manifest kept, to be
 		// proposed as a baseline.

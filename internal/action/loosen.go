@@ -164,6 +164,9 @@ func envChanges(server string, base, head map[string]string, line int) []policyC
 // finding is the finding of a loosening change.
 func (c policyChange) finding() policy.Finding {
 	where := "the configuration's"
+	if strings.HasPrefix(c.Setting, "input ") {
+		where = "the workflow's"
+	}
 	if c.Server != "" {
 		where = "server " + c.Server + "'s"
 	}
