@@ -68,6 +68,8 @@ func Run(ctx context.Context, env Env) error {
 			return err
 		}
 		defer g.close()
+		baseWF, known := baseWorkflowInputs(r.ws, pr.BaseSHA, env.Getenv)
+		g.changes = append(g.changes, guardInputs(g.base, &opts, r.in, baseWF, known)...)
 		cfg, r.note = g.cfg, g.note()
 		changed, why := changedServers(r.ws, r.in.Config, pr.BaseSHA, r.cfg)
 		r.a.Infof("servers to check: %v (%s)", changed, why)
@@ -77,9 +79,8 @@ func Run(ctx context.Context, env Env) error {
 			r.a.SetOutput("findings", "0")
 			return nil
 		}
-		if len(opts.Servers) == 0 {
-			opts.Servers = changed
-		}
+		// The servers input may add servers, never leave out a changed one.
+		opts.Servers = unionNames(opts.Servers, changed)
 	case "schedule", "workflow_dispatch":
 		// Every new release is audited and its manifest kept, to be
 		// proposed as a baseline.
@@ -130,8 +131,13 @@ func start(env Env) (*run, error) {
 	if r.ws == "" {
 		r.ws = "."
 	}
+	// One cleaned path for the file on disk and in git (configpath.go).
+	if r.in.Config, err = workspaceRel(r.ws, in.Config); err != nil {
+		a.Errorf("%s", textsafe.Line(err.Error(), 4000))
+		return nil, err
+	}
 	if r.cfg, err = config.Load(r.cfgPath()); err != nil {
-		a.WithFieldsMap(map[string]string{"file": in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
+		a.WithFieldsMap(map[string]string{"file": r.in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
 		return nil, fmt.Errorf("%w: %w", check.ErrUsage, err)
 	}
 	return r, nil

@@ -39,9 +39,10 @@ func baseConfig(ws, cfgRel, base string) *config.Config {
 
 // underBasePolicy is head with the base's policy: each server keeps what
 // the pull request says to audit and how to run it (target, version, bin,
-// args, tools), and takes its policy settings from the base's entry of the
-// same name; a server new in the pull request keeps its own, and what it
-// loosens is a finding. The file-wide fail_on and network are the base's.
+// args, tools), and takes its policy settings from the base's server that
+// runs the same target (servermatch.go), whatever its name; a server new
+// in the pull request, or a name pointed at another target, keeps its own,
+// and what it loosens is a finding. The file-wide fail_on and network are the base's.
 // baselines is where the base's baselines were extracted ("" keeps head's).
 func underBasePolicy(head, base *config.Config, baselines string) *config.Config {
 	eff := *head
@@ -55,7 +56,7 @@ func underBasePolicy(head, base *config.Config, baselines string) *config.Config
 	eff.Servers = make([]*config.Server, len(head.Servers))
 	for i, s := range head.Servers {
 		cp := *s
-		if b := base.Server(s.Name); b != nil {
+		if b := baseEntry(base, s); b != nil {
 			cp.FailOn, cp.Allow, cp.Network, cp.Env, cp.CanaryEnv = b.FailOn, b.Allow, b.Network, b.Env, b.CanaryEnv
 		}
 		eff.Servers[i] = &cp

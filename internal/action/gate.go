@@ -16,6 +16,7 @@ import (
 // policy.
 type gate struct {
 	cfg     *config.Config // head's servers, the base's policy and baselines
+	base    *config.Config // the base commit's configuration, nil when none
 	changes []policyChange
 	tmp     string
 }
@@ -48,7 +49,7 @@ func newGate(ws, cfgRel, base string, head *config.Config) (*gate, error) {
 		g.close()
 		return nil, err
 	}
-	g.cfg = underBasePolicy(head, baseCfg, dir)
+	g.cfg, g.base = underBasePolicy(head, baseCfg, dir), baseCfg
 	g.changes = append(policyChanges(baseCfg, head), baselineChanges(ws, base, head, dir)...)
 	return g, nil
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/gh"
-	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -25,14 +24,16 @@ func (r *run) ghClient() (*gh.Client, error) {
 	return gh.New(r.in.Token, r.ghctx.APIURL, owner, repo)
 }
 
-// comment creates or updates the pull request's one mcp-audit comment, so
-// every push refreshes it instead of adding another.
+// comment creates or updates the pull request's one mcp-audit comment of
+// this workflow job (sticky.go), so every push refreshes it instead of
+// adding another.
 func (r *run) comment(ctx context.Context, number int, body string) error {
 	c, err := r.ghClient()
 	if err != nil {
 		return err
 	}
-	created, err := c.UpsertComment(ctx, number, report.MarkdownMarker, body)
+	marker := stickyMarker(r.env.Getenv)
+	created, err := c.UpsertComment(ctx, number, marker, marker+"\n"+body)
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,7 @@ type policyChange struct {
 // (nil when the base has none) with the pull request's. A server new in
 // the pull request is compared with the base's file-wide defaults: its
 // allow entries, a lower fail_on or network: open loosen the policy too.
+// Servers are matched by target, not by name (servermatch.go).
 func policyChanges(base, head *config.Config) []policyChange {
 	if base == nil {
 		base = &config.Config{}
@@ -41,27 +42,48 @@ func policyChanges(base, head *config.Config) []policyChange {
 		out = append(out, networkChange("", base.Network, head.Network, 0))
 	}
 	for _, s := range head.Servers {
-		b := base.Server(s.Name)
-		isNew := b == nil
-		if isNew {
-			b = &config.Server{}
-		}
-		if b.FailOn != s.FailOn {
-			out = append(out, failOnChange(s.Name, cmp.Or(b.FailOn, base.FailOn), cmp.Or(s.FailOn, head.FailOn), s.Line))
-		}
-		if b.Network != s.Network {
-			out = append(out, networkChange(s.Name, cmp.Or(b.Network, base.Network), cmp.Or(s.Network, head.Network), s.Line))
-		}
-		out = append(out, listChanges(s.Name, "allow.hosts", b.Allow.Hosts, s.Allow.Hosts, true, s.Line)...)
-		out = append(out, listChanges(s.Name, "allow.paths", b.Allow.Paths, s.Allow.Paths, true, s.Line)...)
-		out = append(out, listChanges(s.Name, "allow.processes", b.Allow.Processes, s.Allow.Processes, true, s.Line)...)
-		if !isNew {
-			// A removed canary name is a credential no longer planted; env
-			// can set a variable the audit would fill with a canary, or
-			// change what the server does: neither can be told apart here.
-			out = append(out, listChanges(s.Name, "canary_env", b.CanaryEnv, s.CanaryEnv, false, s.Line)...)
-			out = append(out, envChanges(s.Name, b.Env, s.Env, s.Line)...)
-		}
+		out = append(out, serverChanges(base, head, s)...)
+	}
+	return out
+}
+
+// serverChanges compares one of the pull request's servers with the base
+// server that runs the same target (servermatch.go). A server new in the
+// pull request is compared with the base's file-wide defaults; when it
+// took over the name of a base server that ran another target, its env
+// and canary_env are compared with that server's too: a name the base
+// protected with canaries keeps them.
+func serverChanges(base, head *config.Config, s *config.Server) []policyChange {
+	var out []policyChange
+	b := baseEntry(base, s)
+	isNew := b == nil
+	if isNew {
+		b = &config.Server{}
+	} else if b.Name != s.Name {
+		out = append(out, policyChange{Server: s.Name, Setting: "name", From: b.Name, To: s.Name, Line: s.Line})
+	}
+	if old := sameNameOtherTarget(base, s); old != nil {
+		out = append(out, policyChange{Server: s.Name, Setting: "target", From: old.Target, To: s.Target, Line: s.Line})
+	}
+	if b.FailOn != s.FailOn {
+		out = append(out, failOnChange(s.Name, cmp.Or(b.FailOn, base.FailOn), cmp.Or(s.FailOn, head.FailOn), s.Line))
+	}
+	if b.Network != s.Network {
+		out = append(out, networkChange(s.Name, cmp.Or(b.Network, base.Network), cmp.Or(s.Network, head.Network), s.Line))
+	}
+	out = append(out, listChanges(s.Name, "allow.hosts", b.Allow.Hosts, s.Allow.Hosts, true, s.Line)...)
+	out = append(out, listChanges(s.Name, "allow.paths", b.Allow.Paths, s.Allow.Paths, true, s.Line)...)
+	out = append(out, listChanges(s.Name, "allow.processes", b.Allow.Processes, s.Allow.Processes, true, s.Line)...)
+	envFrom := b
+	if isNew {
+		envFrom = sameNameOtherTarget(base, s)
+	}
+	if envFrom != nil {
+		// A removed canary name is a credential no longer planted; env
+		// can set a variable the audit would fill with a canary, or
+		// change what the server does: neither can be told apart here.
+		out = append(out, listChanges(s.Name, "canary_env", envFrom.CanaryEnv, s.CanaryEnv, false, s.Line)...)
+		out = append(out, envChanges(s.Name, envFrom.Env, s.Env, s.Line)...)
 	}
 	return out
 }
@@ -142,6 +164,9 @@ func envChanges(server string, base, head map[string]string, line int) []policyC
 // finding is the finding of a loosening change.
 func (c policyChange) finding() policy.Finding {
 	where := "the configuration's"
+	if strings.HasPrefix(c.Setting, "input ") {
+		where = "the workflow's"
+	}
 	if c.Server != "" {
 		where = "server " + c.Server + "'s"
 	}

@@ -40,8 +40,9 @@ func (c *Client) Identity(ctx context.Context) (string, error) {
 }
 
 // ownComment reports whether a comment is the token's own sticky comment:
-// written by login and carrying marker. Anybody can write the marker;
-// only the author makes it ours.
+// written by login and starting with marker. Anybody can write the
+// marker; only the author makes it ours. The marker must open the body:
+// quoted further down (in a report's untrusted text) it is not a mark.
 func ownComment(cm *github.IssueComment, login, marker string) bool {
-	return strings.EqualFold(cm.GetUser().GetLogin(), login) && strings.Contains(cm.GetBody(), marker)
+	return strings.EqualFold(cm.GetUser().GetLogin(), login) && strings.HasPrefix(cm.GetBody(), marker)
 }
