@@ -45,19 +45,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	log := d.Log
-	switch o.Network {
-	case sandbox.NetNone, sandbox.NetSinkhole, sandbox.NetOpen:
-	default:
-		return nil, fmt.Errorf("%w: unknown network mode %q (want sinkhole, none or open)", target.ErrUsage, o.Network)
-	}
-	spec, err := target.ParseSpec(o.Target)
-	if err != nil {
-		return nil, err
-	}
-	if err := sdistScripts(o, spec.Kind, nil); err != nil {
-		return nil, err
-	}
-	httpEP, err := httpEndpoint(o)
+	spec, httpEP, err := checkOptions(o)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +127,28 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	ok = true
 	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.MaxTraceBytes}, nil
+}
+
+// checkOptions rejects options that cannot work, before anything is
+// fetched: it returns the parsed target and the HTTP endpoint, if any.
+func checkOptions(o Options) (target.Spec, *sandbox.HTTPEndpoint, error) {
+	switch o.Network {
+	case sandbox.NetNone, sandbox.NetSinkhole, sandbox.NetOpen:
+	default:
+		return target.Spec{}, nil, fmt.Errorf("%w: unknown network mode %q (want sinkhole, none or open)", target.ErrUsage, o.Network)
+	}
+	spec, err := target.ParseSpec(o.Target)
+	if err != nil {
+		return target.Spec{}, nil, err
+	}
+	if err := sdistScripts(o, spec.Kind, nil); err != nil {
+		return target.Spec{}, nil, err
+	}
+	httpEP, err := httpEndpoint(o)
+	if err != nil {
+		return target.Spec{}, nil, err
+	}
+	return spec, httpEP, nil
 }
 
 func ecosystem(s target.Spec) string {
