@@ -168,6 +168,9 @@ type Result struct {
 	// Evidence holds full network exchanges (bodies, headers with secrets
 	// masked) for the evidence file; never part of the manifest.
 	Evidence []classify.Evidence
+	// outside is what the sandbox saw from outside the server that the
+	// manifest does not hold, for the witness comparison.
+	outside outsideView
 }
 
 // ErrRuntime marks failures of the audit machinery (as opposed to the

@@ -65,9 +65,11 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 	for _, r := range s.client.ServerRequests() {
 		reqs = append(reqs, classify.ServerRequest{Method: r.Method, Answer: r.Answer, Time: r.Time})
 	}
+	seen := witness(p.Layout, art.Witness)
+	seen = append(seen, watchReads(p.Layout, art.Watch, seen)...)
 	out, err := classify.ClassifyContext(ctx, classify.Input{
 		Layout: p.Layout, Events: events, Windows: windows, Canaries: p.Canaries,
-		Resolvers: []string{resolver}, Witness: witness(p.Layout, art.Witness),
+		Resolvers: []string{resolver}, Witness: seen,
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
 		Written: written(art.Written),
 	})

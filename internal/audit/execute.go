@@ -231,7 +231,7 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	}
 	markGiven(man, ex.o.CanaryEnv)
 	m.Canonicalize(man) // merges the phases of restarted segments
-	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence}
+	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout)}
 }
 
 // failed completes a manifest for a run whose evidence could not be

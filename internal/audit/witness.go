@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -49,7 +50,7 @@ func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*R
 		return res, fmt.Errorf("witness run: %w", w.err)
 	}
 	man := res.Manifest
-	man.Witness = witnessDifferences(man, w.res.Manifest)
+	man.Witness = witnessDifferences(res, w.res)
 	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
 	if w.res.Manifest.Outcome.Status != man.Outcome.Status {
 		man.Run.Notes = append(man.Run.Notes, "the witness run ended "+w.res.Manifest.Outcome.Status+", the traced run "+man.Outcome.Status)
@@ -71,6 +72,7 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 		return nil, fmt.Errorf("copying the manifest: %w", err)
 	}
 	w.Spec.NoTrace = true
+	w.Spec.Watch = true // decoy reads and programs, seen by inotify (watch.py)
 	// Nor the clock shim: its library and variables are visible to the
 	// server (LD_PRELOAD, FAKETIME, /proc/self/maps), so a server that
 	// waits out the shim must meet a real clock in one of the two runs.
@@ -82,11 +84,15 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 
 // witnessDifferences lists what the witness run saw from outside the
 // server that the traced run did not see at all.
-func witnessDifferences(traced, witness *m.Manifest) []m.WitnessDifference {
-	seen := observations(traced)
-	tells := tracerTells(traced)
+func witnessDifferences(traced, witness *Result) []m.WitnessDifference {
+	seen := observations(traced.Manifest)
+	tells := tracerTells(traced.Manifest)
+	only := observations(witness.Manifest)
+	for k, v := range outsideDifferences(traced.outside, witness.outside, tracedPrograms(traced)) {
+		only[k] = v
+	}
 	var out []m.WitnessDifference
-	for subject, ev := range observations(witness) {
+	for subject, ev := range only {
 		if _, ok := seen[subject]; ok {
 			continue
 		}
@@ -122,8 +128,15 @@ func observations(man *m.Manifest) map[string][]string {
 			add("host "+hosts.Registrable(r.Host), ph.Name, r.Method+" "+r.Host)
 		}
 		for _, c := range ph.Network {
-			if c.Category == m.ConnEgress && c.Name != "" {
+			if c.Category != m.ConnEgress {
+				continue
+			}
+			if c.Name != "" {
 				add("host "+hosts.Registrable(c.Name), ph.Name, c.Op+" "+c.Name)
+			} else if c.Address != "" {
+				// A connection to an address, not a name: by address,
+				// port and what the sink saw on it.
+				add(fmt.Sprintf("connection %s %s:%d %s", c.Proto, c.Address, c.Port, cmp.Or(c.Protocol, "unseen")), ph.Name, c.Op+" "+c.Address)
 			}
 		}
 	}

@@ -69,8 +69,11 @@ func (c *classifier) witness() {
 			continue
 		}
 		p := c.phaseAt(w.Time)
-		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: m.HowFileReadWitness,
-			Evidence: w.Path + " read without a traced open (access time changed)"})
+		ev := w.Path + " read without a traced open (access time changed)"
+		if w.Evidence != "" {
+			ev = w.Path + " " + w.Evidence
+		}
+		p.Canaries = append(p.Canaries, m.CanaryHit{Canary: name, How: m.HowFileReadWitness, Evidence: ev})
 	}
 }
 

@@ -38,6 +38,8 @@ type Window struct {
 type WitnessRead struct {
 	Path string // "~/.aws/credentials"
 	Time time.Time
+	// Evidence says how it was seen; empty for the access-time check.
+	Evidence string
 }
 
 // WrittenFile is a file the server changed in the workspace, read back

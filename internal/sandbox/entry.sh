@@ -64,6 +64,7 @@ rm -f "$D/home.tar"
 cd "$WORKDIR" || cd "$HOME"
 
 stop() {
+	[ -n "${wpid:-}" ] && stop_watch
 	# Every process of the server's user: the server and anything it
 	# started, including daemons that left its process group.
 	as_user sh -c "kill -s KILL -- -1" 2>/dev/null
@@ -162,6 +163,18 @@ AWK
 TRACE_OUT="|$AWK -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -f $D/noise.awk >$D/trace"
 
 note "started $(date +%s.%N)"
+# The witness run's outside observer (watch.py: inotify on the decoys and
+# the bin directories, as root, no tracer); stopped before the entrypoint
+# runs any program of its own again. The wait is a builtin loop: a sleep
+# would be a program it sees.
+wpid=
+if [ "$NOTRACE" = 1 ] && [ -f "$D/watch.py" ]; then
+	python3 - "$D/watch" "$D/watch.ready" $CANARIES <"$D/watch.py" >/dev/null 2>"$D/watch.err" &
+	wpid=$!
+	i=0
+	while [ ! -e "$D/watch.ready" ] && [ "$i" -lt 2000000 ] && kill -0 "$wpid" 2>/dev/null; do i=$((i + 1)); done
+fi
+stop_watch() { [ -n "$wpid" ] && kill "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null; wpid=; }
 # An asynchronous command's stdin is /dev/null before its own redirections
 # apply, so hand the server our stdin through fd 3.
 exec 3<&0
@@ -186,6 +199,7 @@ done
 wait "$pid" 2>/dev/null
 r2=$?
 [ "$r2" -ne 127 ] && rc=$r2
+stop_watch
 note "exit $rc $(date +%s.%N)"
 [ -s "$D/noise" ] && [ "$(cat "$D/noise")" != 0 ] && note "noise-dropped $(cat "$D/noise")"
 kill "$dog" 2>/dev/null
@@ -196,6 +210,12 @@ kill "$dog" 2>/dev/null
 for f in $CANARIES; do
 	as_user stat -c '%.9X %.9Y %.9Z %n' "$f" >>"$D/witness" 2>/dev/null || echo "missing 0 0 $f" >>"$D/witness"
 done
+
+# What changed in the home since seeding (outside the workspace): "size
+# path" of new or changed files and links, bounded; the witness run's is
+# compared with the traced run's.
+find "$HOME" -xdev \( -path "${SCAN_DIR:-/nonexistent}" -prune \) -o \( -type f -o -type l \) -cnewer "$D/seeded" \
+	-printf '%s %p\n' 2>/dev/null | head -n 64 >"$D/home-changed"
 
 # What the server wrote into the workspace, searched for canary values on
 # the host: regular files only (find does not follow links), changed after

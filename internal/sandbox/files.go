@@ -62,6 +62,9 @@ func (s *Sandbox) copyIn(ctx context.Context, id string, spec Spec) error {
 	if spec.Resolv != "" {
 		files = append(files, TarFile{Path: resolvPath, Content: []byte(spec.Resolv), Mode: 0o600})
 	}
+	if spec.Watch && spec.NoTrace {
+		files = append(files, TarFile{Path: watchPath, Content: watchScript, Mode: 0o600})
+	}
 	files = append(files, spec.Files...)
 	files = append(files, trustFiles(spec.Net)...)
 	if err := s.copyFiles(ctx, id, files, spec.Trees); err != nil {
@@ -241,6 +244,12 @@ type Artifacts struct {
 	InstallTraceFile string
 	InstallLog       string   // the tail of the install scripts' output
 	Witness          []string // "atime mtime ctime path" lines
+	// Watch are the outside observer's lines (Spec.Watch): "read SECONDS
+	// PATH" and "exec COUNT PATH ALIAS...".
+	Watch []string
+	// HomeChanged are "size path" lines of the files and links in the
+	// home (outside Spec.ScanDir) changed after seeding, at most 64.
+	HomeChanged []string
 	// Written are the files under Spec.ScanDir changed after seeding.
 	Written []WrittenFile
 	// SinkLog is the sink's JSON-lines event log (bounded), nil without a
@@ -324,6 +333,10 @@ func (r *Run) collectOut(ctx context.Context, maxTrace int64) (*Artifacts, error
 			a.Status = readLines(tr, 64<<10)
 		case "witness":
 			a.Witness = readLines(tr, 64<<10)
+		case "watch":
+			a.Watch = readLines(tr, 64<<10)
+		case "home-changed":
+			a.HomeChanged = readLines(tr, 64<<10)
 		case "written.tar":
 			a.Written = readWritten(tr)
 		}

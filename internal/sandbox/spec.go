@@ -9,6 +9,13 @@ import (
 //go:embed entry.sh
 var entryScript []byte
 
+// watchScript is the witness run's outside observer (inotify on the decoy
+// files and the bin directories), run by entry.sh as root when
+// Spec.Watch is set.
+//
+//go:embed watch.py
+var watchScript []byte
+
 // Paths inside the sandbox. None names the audit: /proc/1/cmdline (world
 // readable) shows a node image's usual entrypoint, which only root may
 // read; the seed archive, the resolver file and every result sit in a
@@ -19,6 +26,7 @@ const (
 	homeTarPath = outDir + "/home.tar"
 	resolvPath  = outDir + "/resolv.conf"
 	tracePath   = outDir + "/trace"
+	watchPath   = outDir + "/watch.py"
 )
 
 // Bounds of the copy-out of files changed under Spec.ScanDir.
@@ -97,6 +105,10 @@ type Spec struct {
 	// NoTrace runs the server without strace. Only the benchmark uses it,
 	// to measure the tracer's cost in an otherwise identical sandbox.
 	NoTrace bool
+	// Watch, with NoTrace, runs the outside observer (watch.py) for the
+	// server's lifetime: decoy opens and reads, programs opened in the bin
+	// directories (Artifacts.Watch).
+	Watch bool
 	// ClockRate, above 1, runs the server's clocks and waits that many
 	// times faster than real time (the clock shim, libfaketime); the
 	// entrypoint notes "clock RATE" or "clock-unavailable" in the status.

@@ -1,0 +1,59 @@
+package audit
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+func TestOutsideDifferences(t *testing.T) {
+	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
+	seg := func(watch, home []string) *segment {
+		return &segment{art: &sandbox.Artifacts{Watch: watch, HomeChanged: home}}
+	}
+	traced := outsideOf([]*segment{seg(nil, []string{"12 /home/dev/.cache/tool/a1b2", "5 /home/dev/.notes"})}, l)
+	witness := outsideOf([]*segment{seg([]string{
+		"exec 2 /usr/local/bin/node",
+		"exec 1 /usr/bin/setpriv /bin/setpriv",
+		"exec 1 /usr/bin/dash /usr/bin/sh /bin/sh",
+		"exec 1 /usr/bin/git /bin/git",
+		"exec x", "read 1.5 /home/dev/.aws/credentials",
+	}, []string{
+		"40 /home/dev/.bashrc", "5 /home/dev/.notes", "12 /home/dev/.cache/tool/c3d4",
+		"bad line", "7 /home/dev/.ssh/authorized_keys",
+	})}, l)
+	progs := map[string]bool{"/usr/local/bin/node": true, "/bin/sh": true}
+	got := outsideDifferences(traced, witness, progs)
+	var subjects []string
+	for k := range got {
+		subjects = append(subjects, k)
+	}
+	want := []string{"home file ~/.bashrc changed", "home file ~/.ssh/authorized_keys changed", "process /usr/bin/git"}
+	if diff := cmp.Diff(want, slices.Sorted(slices.Values(subjects))); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+}
+
+func TestWatchReads(t *testing.T) {
+	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
+	atime := []classify.WitnessRead{{Path: "~/.ssh/id_rsa"}}
+	got := watchReads(l, []string{"read 100.5 /home/dev/.aws/credentials", "read 101 /home/dev/.ssh/id_rsa", "read x /y", "exec 1 /usr/bin/id"}, atime)
+	if len(got) != 1 || got[0].Path != "~/.aws/credentials" || got[0].Evidence == "" {
+		t.Errorf("watchReads = %+v", got)
+	}
+}
+
+func TestObservationsRawIP(t *testing.T) {
+	man := &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Network: []m.Connection{
+		{Proto: "tcp", Op: "connect", Address: "198.51.100.7", Port: 4444, Protocol: "other", Category: m.ConnEgress},
+		{Proto: "tcp", Op: "connect", Port: 443, Category: m.ConnEgress},
+	}}}}
+	obs := observations(man)
+	if _, ok := obs["connection tcp 198.51.100.7:4444 other"]; !ok || len(obs) != 1 {
+		t.Errorf("observations = %v", obs)
+	}
+}

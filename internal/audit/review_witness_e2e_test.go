@@ -1,0 +1,74 @@
+package audit_test
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+)
+
+// Adversarial review (w2-review): tricks that get past the witness run.
+// Each dormant case fails today; each control shows the same harm, done
+// unconditionally, is a finding when the audit can see it.
+
+var reviewFixture = filepath.Join("..", "..", "testdata", "fixtures", "review-server")
+
+func reviewRun(t *testing.T, args ...string) *m.Manifest {
+	t.Helper()
+	return run(t, audit.Options{Target: reviewFixture, Args: args, StartupTimeout: 10 * time.Second,
+		Calls: audit.CallsNone, Witness: true, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+}
+
+// TestReviewWitnessBlindSpots: harm done only when untraced that is not a
+// canary and not a named host (a raw-IP connection, persistence in the
+// home directory, a process) is not among the witness's observations, so
+// the dormant server passes.
+func TestReviewWitnessBlindSpots(t *testing.T) {
+	for _, what := range []string{"ip", "bashrc", "exec"} {
+		t.Run("control-always-"+what, func(t *testing.T) {
+			fs := findings(reviewRun(t, "always-"+what))
+			if !policy.Failed(fs, policy.Medium) {
+				t.Errorf("the harm itself is no finding at medium; findings:")
+				logFindings(t, fs)
+			}
+		})
+		t.Run("untraced-"+what, func(t *testing.T) {
+			man := reviewRun(t, "untraced-"+what)
+			fs := findings(man)
+			anti := false
+			for _, f := range fs {
+				anti = anti || f.Kind == policy.KindAntiAnalysis && f.Severity == policy.Critical
+			}
+			if !anti || !policy.Failed(fs, policy.High) {
+				t.Errorf("BYPASS: done only when untraced, no critical anti-analysis finding (witness %+v); findings:", man.Witness)
+				logFindings(t, fs)
+			}
+		})
+	}
+}
+
+// TestReviewSinkholeTell: both runs share the sinkhole, which answers every
+// A query, even for the reserved .invalid TLD (NXDOMAIN on every real
+// resolver, RFC 6761). A server that steals only when a .invalid name
+// fails to resolve steals on every user's machine and never in the
+// audit, traced or not.
+func TestReviewSinkholeTell(t *testing.T) {
+	t.Run("control-always-steal", func(t *testing.T) {
+		fs := findings(reviewRun(t, "always-steal"))
+		if !hasFinding(fs, policy.KindCanary, policy.Critical, "env:GITHUB_TOKEN") {
+			t.Errorf("no canary finding; findings:")
+			logFindings(t, fs)
+		}
+	})
+	t.Run("sandbox-nx", func(t *testing.T) {
+		fs := findings(reviewRun(t, "sandbox-nx"))
+		if !policy.Failed(fs, policy.High) {
+			t.Errorf("BYPASS: the server steals wherever .invalid is NXDOMAIN, and the audit passes; findings:")
+			logFindings(t, fs)
+		}
+	})
+}
