@@ -152,3 +152,7 @@ const (
 	// AreaCall is a change in a call's outcome.
 	AreaCall = "call"
 )
+
+// BetweenRuns marks a list change seen between two runs of --runs
+// (ListChange.Between) rather than within one session.
+const BetweenRuns = "runs"
