@@ -55,6 +55,11 @@ type Options struct {
 	// TrustFiles are CA bundles the server trusts in open mode (the host's
 	// NODE_EXTRA_CA_CERTS, SSL_CERT_FILE, --ca-file).
 	TrustFiles []string
+	// AnswerReserved are reserved top-level domains (e.g. example, test)
+	// the sinkhole answers anyway. Default: none, so *.example and *.test
+	// get NXDOMAIN as from a real resolver; the test harness sets them for
+	// its fixtures (the CLI reads MCP_AUDIT_ANSWER_RESERVED).
+	AnswerReserved []string
 	// UpstreamDNS is where open mode forwards DNS (host:port); default: the
 	// engine's resolver.
 	UpstreamDNS string

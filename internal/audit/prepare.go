@@ -265,7 +265,8 @@ func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandb
 // networkSpec configures the sandbox network: a per-run interception CA
 // for the sinkhole, the host's extra CAs for open mode.
 func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
-	spec.Net = sandbox.Network{Mode: o.Network, Responses: o.Responses, BaseImageID: imageID, Upstream: o.UpstreamDNS}
+	spec.Net = sandbox.Network{Mode: o.Network, Responses: o.Responses, BaseImageID: imageID, Upstream: o.UpstreamDNS,
+		Answer: append(slices.Clone(o.AnswerReserved), canary.PrivateDomain)}
 	switch o.Network {
 	case sandbox.NetSinkhole:
 		cert, key, err := sink.NewCA()

@@ -125,7 +125,7 @@ func runPy(t *testing.T, d audit.Deps, o audit.Options) (*audit.Result, error) {
 	o.IdleQuiet, o.IdleMin = time.Second, 500*time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	return audit.Run(ctx, d, o)
+	return audit.Run(ctx, d, harnessOptions(o))
 }
 
 // TestPyPIRugPull publishes two versions of the fixture to a local simple

@@ -17,6 +17,11 @@ import (
 	"strings"
 )
 
+// PrivateDomain is the private network the canaries' connection strings
+// and decoy files name (db.corp.internal, …): a real user of those
+// credentials has a resolver that answers it, so the sinkhole does too.
+const PrivateDomain = "corp.internal"
+
 // Canary is one fake credential.
 type Canary struct {
 	// Name identifies the canary in manifests: "env:GITHUB_TOKEN" or

@@ -86,7 +86,23 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
 	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
-		Witness: c.witness, ClientInfo: c.clientInfo, ClockRate: c.clockRate}
+		Witness: c.witness, ClientInfo: c.clientInfo, ClockRate: c.clockRate, AnswerReserved: answerReserved(env)}
+}
+
+// EnvAnswerReserved names reserved top-level domains (comma-separated,
+// e.g. "example,test") the sinkhole answers although a real resolver
+// would not. Test harnesses set it for fixtures that use those names;
+// unset, *.example and *.test get NXDOMAIN like on a user's machine.
+const EnvAnswerReserved = "MCP_AUDIT_ANSWER_RESERVED"
+
+func answerReserved(env *Env) []string {
+	var out []string
+	for _, s := range strings.Split(env.Getenv(EnvAnswerReserved), ",") {
+		if s = strings.Trim(strings.TrimSpace(s), "."); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // trustFiles are the CA bundles a server in open mode trusts besides the

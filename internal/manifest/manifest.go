@@ -505,4 +505,7 @@ type ListChange struct {
 	// Diff shows the change: the differing middle of the text before and
 	// after, with a little shared context (bounded, sanitized).
 	Diff string `json:"diff"`
+	// Between is BetweenRuns when the offer differed from one run of
+	// --runs to another rather than within one session; empty otherwise.
+	Between string `json:"between,omitempty"`
 }

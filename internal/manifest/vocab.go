@@ -164,3 +164,7 @@ const (
 	// EcosystemOCI is a container image audited as shipped.
 	EcosystemOCI = "oci"
 )
+
+// BetweenRuns marks a list change seen between two runs of --runs
+// (ListChange.Between) rather than within one session.
+const BetweenRuns = "runs"

@@ -21,12 +21,19 @@ func listChangeFindings(man *m.Manifest) []Finding {
 			if len(InjectionSigns(c.Diff)) > 0 {
 				sev = High
 			}
-			out = append(out, Finding{Severity: sev, Kind: KindTool, Subject: subject,
-				Summary: subject + " was offered only after the calls", Evidence: c.Diff})
+			summary := subject + " was offered only after the calls"
+			if c.Between == m.BetweenRuns {
+				summary = subject + " was offered only in a later run"
+			}
+			out = append(out, Finding{Severity: sev, Kind: KindTool, Subject: subject, Summary: summary, Evidence: c.Diff})
 			continue
 		}
+		when := "during the session"
+		if c.Between == m.BetweenRuns {
+			when = "between runs"
+		}
 		out = append(out, Finding{Severity: High, Kind: KindTool, Subject: subject,
-			Summary: "the " + strings.ReplaceAll(c.Field, "_", " ") + " of " + subject + " changed during the session", Evidence: c.Diff})
+			Summary: "the " + strings.ReplaceAll(c.Field, "_", " ") + " of " + subject + " changed " + when, Evidence: c.Diff})
 	}
 	return out
 }

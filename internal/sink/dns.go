@@ -104,7 +104,13 @@ func (s *Sink) handleDNS(w dns.ResponseWriter, req *dns.Msg) {
 		if ev.QType == "" {
 			ev.QType = "TYPE" + strconv.Itoa(int(q.Qtype))
 		}
-		if q.Qtype == dns.TypeA && q.Qclass == dns.ClassINET {
+		switch {
+		case !resolvable(name, s.cfg.Answer):
+			// As a real resolver would: a sinkhole that answered
+			// nx-probe.invalid would give itself away.
+			resp.Rcode = dns.RcodeNameError
+			ev.Error = "nxdomain"
+		case q.Qtype == dns.TypeA && q.Qclass == dns.ClassINET:
 			ip := s.names.fakeIP(name)
 			resp.Answer = append(resp.Answer, &dns.A{
 				Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypeA, Class: dns.ClassINET, Ttl: 60},

@@ -72,7 +72,7 @@ func (w *fakeDNSWriter) WriteMsg(m *dns.Msg) error { w.reply = m; return nil }
 
 func TestHandleDNSAnswersAWithFakeAddressesAndLogsEveryQuestion(t *testing.T) {
 	var log bytes.Buffer
-	s := &Sink{cfg: sinklog.Config{Mode: "sinkhole"}, log: NewLog(&log, 0), names: newNameTable()}
+	s := &Sink{cfg: sinklog.Config{Mode: "sinkhole", Answer: []string{"example"}}, log: NewLog(&log, 0), names: newNameTable()}
 	req := new(dns.Msg)
 	req.Question = []dns.Question{
 		{Name: "API.Mail.Example.", Qtype: dns.TypeA, Qclass: dns.ClassINET},
@@ -129,6 +129,37 @@ func TestHandleDNSBoundsQuestionsAndNames(t *testing.T) {
 	for _, e := range evs {
 		if len(e.Name) != 253 {
 			t.Errorf("name of %d bytes, want it clipped to 253", len(e.Name))
+		}
+	}
+}
+
+// TestHandleDNSRefusesNamesNoResolverAnswers: special-use and unknown
+// top-level domains get NXDOMAIN, as from a real resolver, and the
+// question is still logged.
+func TestHandleDNSRefusesNamesNoResolverAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		answer []string
+		rcode  int
+	}{
+		{"nx-probe.invalid.", nil, dns.RcodeNameError},
+		{"collect.evil.example.", nil, dns.RcodeNameError},
+		{"collect.evil.example.", []string{"example", "test"}, dns.RcodeSuccess},
+		{"nx-probe.invalid.", []string{"example", "test"}, dns.RcodeNameError},
+		{"api.vendor.com.", nil, dns.RcodeSuccess},
+	} {
+		var log bytes.Buffer
+		s := &Sink{cfg: sinklog.Config{Mode: "sinkhole", Answer: tc.answer}, log: NewLog(&log, 0), names: newNameTable()}
+		req := new(dns.Msg)
+		req.SetQuestion(tc.name, dns.TypeA)
+		w := &fakeDNSWriter{}
+		s.handleDNS(w, req)
+		if w.reply.Rcode != tc.rcode || (tc.rcode == dns.RcodeNameError) != (len(w.reply.Answer) == 0) {
+			t.Errorf("%s with %q: rcode %d, %d answers; want rcode %d", tc.name, tc.answer, w.reply.Rcode, len(w.reply.Answer), tc.rcode)
+		}
+		evs, _ := sinklog.Read(log.Bytes(), 0)
+		if len(evs) != 1 || evs[0].Name != strings.TrimSuffix(tc.name, ".") {
+			t.Errorf("%s: events %+v, want the question logged", tc.name, evs)
 		}
 	}
 }

@@ -74,6 +74,11 @@ type Config struct {
 	CACertFile string `json:"ca_cert_file"`
 	CAKeyFile  string `json:"ca_key_file"`
 	LogFile    string `json:"log_file"`
+	// Answer are domain suffixes the sinkhole answers although no public
+	// resolver would (special-use names and unknown top-level domains get
+	// NXDOMAIN otherwise): the test harness's example and test, the
+	// private hosts the canaries name.
+	Answer []string `json:"answer,omitempty"`
 	// Responses are canned HTTP answers per host ("*" is the default).
 	Responses map[string]Response `json:"responses,omitempty"`
 	// MaxLogBytes bounds the log; MaxBody bounds one recorded body.

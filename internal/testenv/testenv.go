@@ -30,9 +30,22 @@ var (
 	imgErr   error
 )
 
+// AnswerReserved are the reserved top-level domains the fixtures use: the
+// test harness has the sinkhole answer them (audit.Options.AnswerReserved,
+// and for the CLI the MCP_AUDIT_ANSWER_RESERVED variable, which Engine and
+// SinkBinary set). Production audits answer neither, like a real resolver.
+var AnswerReserved = []string{"example", "test"}
+
+// answerReservedEnv sets MCP_AUDIT_ANSWER_RESERVED for CLI runs in this
+// process and the scripts it starts.
+func answerReservedEnv() {
+	os.Setenv("MCP_AUDIT_ANSWER_RESERVED", strings.Join(AnswerReserved, ","))
+}
+
 // Engine returns a connected engine or skips the test.
 func Engine(t testing.TB) *client.Client {
 	t.Helper()
+	answerReservedEnv()
 	once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
@@ -52,6 +65,7 @@ func Engine(t testing.TB) *client.Client {
 // built with cgo for -race, so they cannot be the sink themselves.
 func SinkBinary(t testing.TB) string {
 	t.Helper()
+	answerReservedEnv()
 	sinkOnce.Do(func() {
 		if p := os.Getenv("MCP_AUDIT_SINK_BINARY"); p != "" {
 			return
