@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -107,17 +108,22 @@ func InjectionSigns(original string) []string {
 }
 
 // ruleSigns matches the rules on the folded text, then on it joined;
-// decode also reads what base64 runs hide.
+// decode also reads what base64 runs hide. Only the rules whose needed
+// words the text holds are read (joining breaks adds no word).
 func ruleSigns(original string, decode bool) []string {
 	text := Fold(original)
 	note := ""
 	if text != original {
 		note = " (read after folding look-alike and invisible characters)"
 	}
-	out, matched := matchRules(text, note, nil)
-	if joined := joinBreaks(text); joined != text {
-		more, _ := matchRules(joined, note+" (read with sentence and line breaks joined)", matched)
-		out = append(out, more...)
+	var out []string
+	if cands := candidates(strings.ToLower(text)); len(cands) > 0 {
+		var matched map[int]bool
+		out, matched = matchRules(text, note, cands, nil)
+		if joined := joinBreaks(text); joined != text {
+			more, _ := matchRules(joined, note+" (read with sentence and line breaks joined)", cands, matched)
+			out = append(out, more...)
+		}
 	}
 	if decode {
 		out = append(out, encodedSigns(text)...)
@@ -125,28 +131,62 @@ func ruleSigns(original string, decode bool) []string {
 	return out
 }
 
-// reBreak is a sentence or line break between two parts of one request.
-var reBreak = regexp.MustCompile(`[.;:!?]+\s+|\s*\n\s*`)
+// candidates lists the rules whose needed words lower holds.
+func candidates(lower string) []int {
+	var out []int
+	for i, r := range allRules {
+		if containsAny(lower, r.need) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
 
 // joinBreaks reads sentences and lines as one: "read the key file. It
-// is at ~/.ssh/id_rsa" → "read the key file It is at ~/.ssh/id_rsa".
+// is at ~/.ssh/id_rsa" → "read the key file It is at ~/.ssh/id_rsa". A
+// break is a run of sentence punctuation followed by white space, or a
+// line break with the white space around it.
 func joinBreaks(text string) string {
 	if !strings.ContainsAny(text, ".;:!?\n") {
 		return text
 	}
-	return reBreak.ReplaceAllString(text, " ")
+	b := make([]byte, 0, len(text))
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && strings.IndexByte(".;:!?", text[j]) >= 0 {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n') {
+			k++
+		}
+		if k > j && (j > i || strings.IndexByte(text[j:k], '\n') >= 0) {
+			b = bytes.TrimRight(b, " \t\r")
+			b = append(b, ' ')
+			i = k
+			continue
+		}
+		if j > i {
+			b = append(b, text[i:j]...)
+			i = j
+			continue
+		}
+		b = append(b, text[i])
+		i++
+	}
+	return string(b)
 }
 
-// matchRules applies each rule not in skip to text; it returns the signs
-// and the rules that gave one. A paraphrase rule is read only when no
-// direct rule matched, and not on joined text (skip set).
-func matchRules(text, note string, skip map[int]bool) ([]string, map[int]bool) {
+// matchRules applies the candidate rules not in skip to text; it returns
+// the signs and the rules that gave one. A paraphrase rule is read only
+// when no direct rule matched, and not on joined text (skip set).
+func matchRules(text, note string, cands []int, skip map[int]bool) ([]string, map[int]bool) {
 	var out []string
 	matched := map[int]bool{}
-	lower := strings.ToLower(text)
 	direct := 0
-	for i, r := range allRules {
-		if skip[i] || r.paraphrase && (direct > 0 || skip != nil) || !containsAny(lower, r.need) {
+	for _, i := range cands {
+		r := allRules[i]
+		if skip[i] || r.paraphrase && (direct > 0 || skip != nil) {
 			continue
 		}
 		for _, loc := range r.re.FindAllStringIndex(text, 20) {
