@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
@@ -23,9 +24,18 @@ import (
 const (
 	maxObserved    = 2000     // distinct records per segment
 	maxMessageText = 2 << 10  // bytes of text per kept message
-	maxScanText    = 64 << 10 // bytes of text judged per message
-	maxJudged      = 32 << 20 // bytes of text judged per segment
+	maxScanText    = 64 << 10 // bytes of a stream line searched at once; the chunk judged at once
+	maxJudgedText  = 8 << 20  // bytes of text judged per message or result
+	judgeOverlap   = 1 << 10  // bytes shared by judged chunks (a phrase across a boundary)
+	maxJudged      = 32 << 20 // bytes of text judged per channel and segment
 )
+
+// maxJudgeTime bounds the time spent judging one channel's text per
+// segment. Ordinary text costs little (the rules' needed words are
+// missing); text dense with them costs about 1.5 s per MiB, so a flood
+// made of them stops here and is reported as unjudged rather than holding
+// the host's CPU. A variable so tests can lower it.
+var maxJudgeTime = 3 * time.Second
 
 // channels watches everything the server says besides its answers:
 // requests to the client, notifications, error answers, stderr, stdout
@@ -47,8 +57,12 @@ type channels struct {
 	streams map[string]*canary.Stream
 	// dropped counts records beyond maxObserved.
 	dropped int
-	// judged counts the bytes of text judged so far.
-	judged int
+	// judged counts the bytes of text judged so far per channel; cut
+	// records the channels where some text was left unjudged.
+	judged map[string]int
+	cut    map[string]bool
+	// spent is the time spent judging per channel (maxJudgeTime).
+	spent map[string]time.Duration
 	// listChanged is set when the server sends notifications/*/list_changed
 	// and cleared when the audit lists again (a client refreshes at once).
 	listChanged atomic.Bool
@@ -139,6 +153,7 @@ type observed struct {
 
 func newChannels(cs *canary.Set) *channels {
 	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{}, streams: map[string]*canary.Stream{},
+		judged: map[string]int{}, cut: map[string]bool{}, spent: map[string]time.Duration{},
 		queue: make(chan func(), queueLen), done: make(chan struct{})}
 	ch.bcond = sync.NewCond(&ch.bmu)
 	ch.errw.fn = ch.stderr
@@ -294,37 +309,98 @@ func (ch *channels) streamHits(t time.Time, line []byte, how, what string) {
 
 // judge keeps the text when it must always be kept or looks aimed at the
 // model. It is redacted and cleaned first, so what is judged is what the
-// manifest holds.
+// manifest holds. A long text is judged in overlapping chunks to its end,
+// up to maxJudgedText per text and maxJudged per channel and segment;
+// text left unjudged is kept as a message of its own (policy.UnjudgedText),
+// which the policy reports.
 func (ch *channels) judge(t time.Time, channel, method, text string, always bool) {
-	text = textsafe.Text(ch.cs.Redact(textsafe.Valid(text, maxScanText)), maxScanText)
+	whole := len(text) <= maxJudgedText
+	text = textsafe.Text(ch.cs.Redact(textsafe.Valid(text, maxJudgedText)), maxJudgedText)
 	if strings.TrimSpace(text) == "" {
 		return
 	}
 	if always {
 		ch.keep(t, m.ServerMessage{Channel: channel, Method: method, Text: textsafe.Clip(text, maxMessageText)})
-		return
 	}
 	ch.mu.Lock()
-	ch.judged += len(text)
-	over := ch.judged > maxJudged
+	room := max(0, maxJudged-ch.judged[channel])
+	ch.judged[channel] += min(len(text), room)
 	ch.mu.Unlock()
-	if over {
-		return // a flood: canaries are still searched, texts no longer judged
+	if len(text) > room {
+		text, whole = textsafe.Valid(text, room), false
 	}
-	if len(policy.InjectionSigns(text)) > 0 {
-		ch.keep(t, m.ServerMessage{Channel: channel, Method: method, Text: signExcerpt(text)})
+	if !always {
+		ch.mu.Lock()
+		left := maxJudgeTime - ch.spent[channel]
+		ch.mu.Unlock()
+		begin := time.Now()
+		sign, done := signChunk(text, begin.Add(left))
+		ch.mu.Lock()
+		ch.spent[channel] += time.Since(begin)
+		ch.mu.Unlock()
+		if sign != "" {
+			ch.keep(t, m.ServerMessage{Channel: channel, Method: method, Text: sign})
+		}
+		whole = whole && done
+	}
+	if !whole {
+		ch.unjudged(t, channel, method)
 	}
 }
 
+// unjudged records, once per channel, that some of its text was not
+// judged.
+func (ch *channels) unjudged(t time.Time, channel, method string) {
+	ch.mu.Lock()
+	first := !ch.cut[channel]
+	ch.cut[channel] = true
+	ch.mu.Unlock()
+	if first {
+		ch.keep(t, m.ServerMessage{Channel: channel, Method: method, Text: policy.UnjudgedText})
+	}
+}
+
+// signChunk judges text in chunks of maxScanText that overlap by
+// judgeOverlap and returns the first chunk that carries signs (bounded to
+// maxMessageText around them: the policy judges the kept text again), or
+// "". It stops at the deadline, and then says it did not reach the end.
+func signChunk(text string, deadline time.Time) (string, bool) {
+	for start := 0; start < len(text); start += maxScanText - judgeOverlap {
+		if time.Now().After(deadline) {
+			return "", false
+		}
+		end := min(len(text), start+maxScanText)
+		chunk := runeSlice(text, start, end)
+		if len(policy.InjectionSigns(chunk)) > 0 {
+			return signExcerpt(chunk), true
+		}
+		if end == len(text) {
+			break
+		}
+	}
+	return "", true
+}
+
+// runeSlice is text[start:end] with both ends moved back to the start of
+// a rune (text is valid UTF-8).
+func runeSlice(text string, start, end int) string {
+	for start > 0 && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	for end < len(text) && end > start && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return text[start:end]
+}
+
 // signExcerpt bounds a long text that carries signs to the part of it
-// that does (chunks overlap, so a match across a boundary is kept whole):
-// the policy judges the kept text again.
+// that does (chunks overlap, so a match across a boundary is kept whole).
 func signExcerpt(text string) string {
 	if len(text) <= maxMessageText {
 		return text
 	}
 	for start := 0; start < len(text); start += maxMessageText - 256 {
-		chunk := textsafe.Valid(text[start:], maxMessageText)
+		chunk := runeSlice(text, start, min(len(text), start+maxMessageText))
 		if len(policy.InjectionSigns(chunk)) > 0 {
 			return chunk
 		}
@@ -377,9 +453,6 @@ func (ch *channels) assign(phases []m.Phase, windows []classify.Window, man *m.M
 	if ch.dropped > 0 {
 		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("%d messages the server sent outside its answers were not kept (limit %d)", ch.dropped, maxObserved))
 	}
-	if ch.judged > maxJudged {
-		man.Run.Notes = append(man.Run.Notes, "the server sent more than 32 MiB of text outside its answers; only the first was judged for instructions (all of it was searched for canaries)")
-	}
 	if ch.unsearched > 0 && len(phases) > 0 {
 		last := &phases[len(phases)-1]
 		last.Alerts = append(last.Alerts, m.Alert{Kind: m.AlertTraceIncomplete,
@@ -411,7 +484,7 @@ func jsonText(raw []byte) string {
 	var b strings.Builder
 	var walk func(v any, depth int)
 	walk = func(v any, depth int) {
-		if depth > 20 || b.Len() > maxScanText {
+		if depth > 20 || b.Len() > maxJudgedText {
 			return
 		}
 		switch x := v.(type) {

@@ -28,6 +28,11 @@ func messageFindings(pe *phaseEval) []Finding {
 				Summary: "a message larger than the client reads (8 MiB): only its head and tail were searched", Evidence: ""})
 			continue
 		}
+		if msg.Text == UnjudgedText {
+			out = append(out, Finding{Severity: Medium, Kind: KindMessage, Phase: ph.Name, Subject: subject,
+				Summary: "output too large to judge in full: text the server sent (" + msg.Channel + ") past the bound was not read for instructions aimed at the model", Evidence: ""})
+			continue
+		}
 		if msg.Channel == m.ChannelRequest && msg.Method == "elicitation/create" {
 			if loc := secretAsked.FindStringIndex(msg.Text); loc != nil {
 				out = append(out, Finding{Severity: High, Kind: KindMessage, Phase: ph.Name, Subject: subject,
@@ -48,3 +53,8 @@ func messageFindings(pe *phaseEval) []Finding {
 
 // OversizedText is the text of the message that marks an oversized one.
 const OversizedText = "larger than the client reads (8 MiB)"
+
+// UnjudgedText is the text of the message that marks a channel whose text
+// was not all judged for instructions (past 8 MiB in one message, or 32
+// MiB on one channel in one segment).
+const UnjudgedText = "too large to judge in full"
