@@ -50,25 +50,3 @@ func TestReviewWitnessBlindSpots(t *testing.T) {
 		})
 	}
 }
-
-// TestReviewSinkholeTell: both runs share the sinkhole, which answers every
-// A query, even for the reserved .invalid TLD (NXDOMAIN on every real
-// resolver, RFC 6761). A server that steals only when a .invalid name
-// fails to resolve steals on every user's machine and never in the
-// audit, traced or not.
-func TestReviewSinkholeTell(t *testing.T) {
-	t.Run("control-always-steal", func(t *testing.T) {
-		fs := findings(reviewRun(t, "always-steal"))
-		if !hasFinding(fs, policy.KindCanary, policy.Critical, "env:GITHUB_TOKEN") {
-			t.Errorf("no canary finding; findings:")
-			logFindings(t, fs)
-		}
-	})
-	t.Run("sandbox-nx", func(t *testing.T) {
-		fs := findings(reviewRun(t, "sandbox-nx"))
-		if !policy.Failed(fs, policy.High) {
-			t.Errorf("BYPASS: the server steals wherever .invalid is NXDOMAIN, and the audit passes; findings:")
-			logFindings(t, fs)
-		}
-	})
-}

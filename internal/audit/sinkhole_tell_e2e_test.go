@@ -1,25 +1,15 @@
 package audit_test
 
 import (
-	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/mcp-audit/mcp-audit/internal/audit"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
 // From the adversarial review (branch w2-review, commit dea325e).
 
-var reviewFixture = filepath.Join("..", "..", "testdata", "fixtures", "review-server")
-
-func reviewRun(t *testing.T, args ...string) *m.Manifest {
-	t.Helper()
-	return run(t, audit.Options{Target: reviewFixture, Args: args, StartupTimeout: 10 * time.Second,
-		Calls: audit.CallsNone, Witness: true, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
-}
+// reviewRun and reviewFixture are in review_witness_e2e_test.go.
 
 // TestReviewSinkholeTell: both runs share the sinkhole, which answered
 // every A query, even for the reserved .invalid TLD (NXDOMAIN on every
