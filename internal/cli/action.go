@@ -17,7 +17,8 @@ func runAction(ctx context.Context, env *Env, args []string) error {
 	if err := wantsHelp(env, "action", args); err != nil {
 		return err
 	}
-	common := commonFlags{image: sandbox.DefaultImage, flavor: sandbox.FlavorAuto}
+	// The Action has no flags: the witness run is on, as in check.
+	common := commonFlags{image: sandbox.DefaultImage, flavor: sandbox.FlavorAuto, witness: true}
 	return action.Run(ctx, action.Env{
 		Stdout:  env.Stdout,
 		Getenv:  env.Getenv,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"github.com/mcp-audit/mcp-audit/internal/audit"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -46,7 +47,7 @@ func runChecks(ctx context.Context, env *Env, common commonFlags, cfg *config.Co
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	o.Base = common.base(env, o.Base.Network)
+	o.Base = withCommon(env, common, o.Base)
 	deps, closeEngine, err := common.deps(ctx, env)
 	if err != nil {
 		return nil, err
@@ -56,4 +57,14 @@ func runChecks(ctx context.Context, env *Env, common commonFlags, cfg *config.Co
 	defer pr.done()
 	o.Base.Progress = pr.hook()
 	return check.Run(ctx, deps, cfg, o)
+}
+
+// withCommon fills a check's base audit options from the common flags,
+// keeping what the caller decided: its network mode, and the witness run
+// and the longer dwell the Action's scheduled runs ask for.
+func withCommon(env *Env, common commonFlags, o audit.Options) audit.Options {
+	b := common.base(env, o.Network)
+	b.Witness = b.Witness || o.Witness
+	b.Dwell = max(b.Dwell, o.Dwell)
+	return b
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -103,5 +104,18 @@ func TestExitCode(t *testing.T) {
 		if got := exitCode(tc.err, &stderr, tc.ctx); got != tc.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestWithCommonKeepsActionOptions: the Action asks for the witness run
+// and, on schedule, a longer dwell; the common flags must not drop them.
+func TestWithCommonKeepsActionOptions(t *testing.T) {
+	env := &Env{Getenv: func(string) string { return "" }}
+	got := withCommon(env, commonFlags{}, audit.Options{Network: "open", Witness: true, Dwell: 30 * time.Second})
+	if !got.Witness || got.Dwell != 30*time.Second || got.Network != "open" {
+		t.Errorf("witness %v, dwell %v, network %q: the caller's options were dropped", got.Witness, got.Dwell, got.Network)
+	}
+	if got := withCommon(env, commonFlags{witness: true}, audit.Options{}); !got.Witness {
+		t.Error("--witness (default on) was dropped")
 	}
 }
