@@ -142,7 +142,6 @@ func newJob(t *testing.T, ws, event, apiURL string, inputs map[string]string) *r
 	for _, f := range []string{"set_output_1", "step_summary_1", "set_env_1", "add_path_1"} {
 		os.WriteFile(filepath.Join(root, "_runner_file_commands", f), nil, 0o666)
 	}
-	exec.Command("chown", "-R", "1001:1001", ws).Run()
 	r.env = map[string]string{
 		"HOME": "/github/home", "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": event,
 		"GITHUB_EVENT_PATH": "/github/workflow/event.json", "GITHUB_WORKSPACE": "/github/workspace",
@@ -160,6 +159,7 @@ func newJob(t *testing.T, ws, event, apiURL string, inputs map[string]string) *r
 	for k, v := range inputs {
 		r.env["INPUT_"+strings.ToUpper(k)] = v
 	}
+	exec.Command("chown", "-R", "1001:1001", ws).Run()
 	return r
 }
 
