@@ -8,14 +8,17 @@ PKGS     := ./...
 # Build the sandbox image without a container registry when it is missing.
 FLAVOR   ?= offline
 export MCP_AUDIT_TEST_CACHE ?= $(CURDIR)/.cache/test-installs
+# The semantic version stamped into builds (mcp-audit --version).
+VERSION  ?= $(shell ./scripts/version.sh)
+LDFLAGS  := -X github.com/mcp-audit/mcp-audit/internal/buildinfo.version=$(VERSION)
 
-.PHONY: help build test test-unit demo bench study lint fuzz image engine clean
+.PHONY: help build test test-unit demo bench study lint fuzz image engine clean action-e2e release-dry-run
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
 
 build: ## build bin/mcp-audit (static: it is also the sandbox's network sink)
-	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/mcp-audit
+	CGO_ENABLED=0 $(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/mcp-audit
 
 engine: ## install and start Docker if needed
 	./scripts/ensure-engine.sh
@@ -26,6 +29,12 @@ image: engine build ## build the sandbox image if missing
 test: export MCP_AUDIT_WITH_CHROMIUM = 1
 test: image lint ## everything: engine, image, lint, all tests (Docker and Chromium tests required)
 	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -timeout 60m $(PKGS)
+
+action-e2e: image ## build the Action's image offline and run it as GitHub's runner does
+	MCP_AUDIT_REQUIRE_DOCKER=1 $(GO) test -count=1 -timeout 30m -run 'TestActionContainerOnARunner' -v ./internal/action/
+
+release-dry-run: ## build the release binaries and checksums into dist/ (no publishing)
+	VERSION=$(VERSION) ./scripts/release-build.sh dist
 
 test-unit: ## tests that need no engine (Docker tests skip)
 	$(GO) test $(PKGS)
@@ -62,5 +71,5 @@ fuzz: ## fuzz the strace parser and the sink log reader, a minute each
 	$(GO) test ./internal/sink -run '^$$' -fuzz FuzzRead -fuzztime 60s
 
 clean: ## remove build outputs and leftover sandbox containers
-	rm -rf bin .cache demo-manifest.json
+	rm -rf bin dist .cache demo-manifest.json
 	-$(GO) run ./cmd/mcp-audit cleanup

@@ -56,7 +56,7 @@ func TestRunPullRequest(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("check options (-want +got):\n%s", diff)
 	}
-	for name, want := range map[string]string{"verdict": "fail", "findings": "1", "high": "1", "critical": "0", "sarif": filepath.Join(ws, "out.sarif")} {
+	for name, want := range map[string]string{"verdict": "fail", "findings": "1", "high": "1", "critical": "0", "sarif": "out.sarif"} {
 		if v := r.output(name); v != want {
 			t.Errorf("output %s = %q, want %q", name, v, want)
 		}

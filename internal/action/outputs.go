@@ -3,14 +3,11 @@ package action
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/sethvargo/go-githubactions"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
@@ -21,35 +18,25 @@ import (
 // step outputs and annotations.
 func (r *run) publish(reports []report.DiffReport, md []byte) error {
 	r.a.AddStepSummary(string(md))
-	reportPath := filepath.Join(orTemp(r.env.Getenv("RUNNER_TEMP")), "mcp-audit-report.md")
-	if err := os.WriteFile(reportPath, md, 0o644); err != nil {
-		return err
+	reportPath, err := r.writeReport(md)
+	if err != nil {
+		return fmt.Errorf("writing the report: %w", err)
 	}
 	r.a.SetOutput("report", reportPath)
 	lines := serverLines(r.cfg)
 	if r.in.SARIF != "" {
-		sp := r.in.SARIF
-		if !filepath.IsAbs(sp) {
-			sp = filepath.Join(r.ws, sp)
-		}
 		var buf bytes.Buffer
 		if err := (report.SARIF{ConfigPath: r.in.Config, Lines: r.cfg.ReportLines(), Version: r.env.Version}).Write(&buf, reports); err != nil {
 			return err
 		}
-		if err := fsutil.WriteFileAtomic(sp, buf.Bytes()); err != nil {
-			return err
+		sp, err := r.writeWorkspaceFile(r.in.SARIF, buf.Bytes())
+		if err != nil {
+			return fmt.Errorf("writing SARIF: %w", err)
 		}
 		r.a.SetOutput("sarif", sp)
 	}
 	outputs(r.a, r.in.Config, lines, reports)
 	return nil
-}
-
-func orTemp(dir string) string {
-	if dir == "" {
-		return os.TempDir()
-	}
-	return dir
 }
 
 // serverLines maps each server to its line in the configuration, where

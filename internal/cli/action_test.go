@@ -97,7 +97,7 @@ func TestActionPullRequestRugPull(t *testing.T) {
 	if sarif, err := os.ReadFile(filepath.Join(ws, "mcp-audit.sarif")); err != nil || !strings.Contains(string(sarif), `"ruleId": "payload"`) {
 		t.Errorf("sarif: %v\n%s", err, sarif)
 	}
-	if rep, err := os.ReadFile(e.output("report")); err != nil || !strings.Contains(string(rep), "gained a field") {
+	if rep, err := os.ReadFile(filepath.Join(ws, e.output("report"))); err != nil || !strings.Contains(string(rep), "gained a field") {
 		t.Errorf("report output: %v", err)
 	}
 }

@@ -92,6 +92,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			if err := linuxOnly(hostOS, c.name); err != nil {
+				return exitCode(err, stderr, ctx)
+			}
 			err := c.run(ctx, env, args[1:])
 			return exitCode(err, stderr, ctx)
 		}

@@ -340,7 +340,7 @@ func tarRootfs(w io.Writer, root string) error {
 			hdr.Uid, hdr.Gid = int(st.Uid), int(st.Gid)
 			hdr.Uname, hdr.Gname = "", ""
 			if info.Mode().IsRegular() && st.Nlink > 1 {
-				key := [2]uint64{st.Dev, st.Ino}
+				key := [2]uint64{uint64(st.Dev), uint64(st.Ino)}
 				if first, ok := inodes[key]; ok {
 					hdr.Typeflag, hdr.Linkname, hdr.Size = tar.TypeLink, first, 0
 				} else {

@@ -27,7 +27,11 @@ var (
 // file with no openat in the trace).
 func SeccompProfile() (string, error) {
 	profileOnce.Do(func() {
-		p := seccomp.DefaultProfile()
+		p, err := defaultProfile()
+		if err != nil {
+			profileErr = err
+			return
+		}
 		errno := uint(enosys)
 		rule := &seccomp.Syscall{
 			LinuxSyscall: specs.LinuxSyscall{

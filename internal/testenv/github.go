@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -57,11 +58,22 @@ type Pull struct {
 	State  string `json:"state"`
 }
 
-// NewGitHub starts the fake; it stops when the test ends.
-func NewGitHub(t testing.TB, token string) *GitHub {
+// NewGitHub starts the fake on loopback; it stops when the test ends.
+func NewGitHub(t testing.TB, token string) *GitHub { return NewGitHubAt(t, token, "127.0.0.1:0") }
+
+// NewGitHubAt starts the fake listening on addr (a container engine's
+// bridge address, for tests that run the Action in a container).
+func NewGitHubAt(t testing.TB, token, addr string) *GitHub {
 	g := &GitHub{Token: token, Comments: map[int][]Comment{}, Refs: map[string]string{"heads/main": "base000"},
 		Files: map[string][]byte{}, nextID: 100}
-	srv := httptest.NewServer(http.HandlerFunc(g.serve))
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("fake GitHub listener: %v", err)
+	}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(g.serve))
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
 	t.Cleanup(srv.Close)
 	g.URL = srv.URL + "/"
 	return g

@@ -10,7 +10,8 @@ import (
 )
 
 // TestPagesTokenOnlyWhereDeployed: a job that may write to GitHub Pages or
-// mint an OIDC token runs nothing but actions/deploy-pages, so neither
+// mint an OIDC token runs nothing but GitHub's own deploy, attest and
+// artifact-download actions (tokenOnlyAction), so neither
 // permission is held while our code, a server or a build runs; no workflow
 // grants them at the top level.
 func TestPagesTokenOnlyWhereDeployed(t *testing.T) {
@@ -43,7 +44,7 @@ func TestPagesTokenOnlyWhereDeployed(t *testing.T) {
 			}
 			deploys++
 			for _, s := range job.Steps {
-				if s.Run != "" || !strings.HasPrefix(s.Uses, "actions/deploy-pages@") {
+				if s.Run != "" || !tokenOnlyAction(s.Uses) {
 					t.Errorf("%s: job %s holds pages or id-token and runs %q%q", filepath.Base(f), name, s.Uses, s.Run)
 				}
 			}
@@ -52,4 +53,15 @@ func TestPagesTokenOnlyWhereDeployed(t *testing.T) {
 	if deploys == 0 {
 		t.Error("no workflow deploys to Pages (study.yml should)")
 	}
+}
+
+// tokenOnlyAction: the actions a job holding pages or id-token may run;
+// none of them runs code of ours, of a server or of a build.
+func tokenOnlyAction(uses string) bool {
+	for _, a := range []string{"actions/deploy-pages@", "actions/attest-build-provenance@", "actions/download-artifact@"} {
+		if strings.HasPrefix(uses, a) {
+			return true
+		}
+	}
+	return false
 }
