@@ -161,6 +161,7 @@ func (r *run) finish(ctx context.Context, reports []report.DiffReport, pr pullRe
 		return err
 	}
 	md.WriteString(r.note)
+	md.WriteString(r.artifactLink())
 	if err := r.publish(reports, md.Bytes()); err != nil {
 		return err
 	}

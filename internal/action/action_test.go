@@ -123,3 +123,32 @@ func TestRunRejectsBadInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestRunWritesHTMLReportAndLinksIt: the rug-pull view goes into the
+// workspace beside the Markdown report (output html-report), and when
+// the workflow uploads it (input report-artifact) the comment links the
+// run that holds it.
+func TestRunWritesHTMLReportAndLinksIt(t *testing.T) {
+	cfg := "servers:\n  mail:\n    target: npm:mail\n    version: 1.0.0\n"
+	ws := repo(t, map[string]string{"mcp-audit.yml": cfg}, map[string]string{"mcp-audit.yml": strings.Replace(cfg, "1.0.0", "1.0.1", 1)})
+	api := testenv.NewGitHub(t, token)
+	r := newRunner(t, ws, "pull_request", api.URL, map[string]string{"report-artifact": "mcp-audit-report"})
+	r.vars["GITHUB_RUN_ID"], r.vars["GITHUB_SERVER_URL"] = "4242", "https://github.com"
+	fake := func(ctx context.Context, c *config.Config, o check.Options) ([]report.DiffReport, error) {
+		return []report.DiffReport{failing("mail", "mail", "1.0.1")}, nil
+	}
+	if err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Version: "test", Check: fake}); !errors.Is(err, check.ErrFindings) {
+		t.Fatalf("Run: %v", err)
+	}
+	if got := r.output("html-report"); got != filepath.Join(".mcp-audit", "report.html") {
+		t.Errorf("output html-report = %q", got)
+	}
+	page, err := os.ReadFile(filepath.Join(ws, ".mcp-audit", "report.html"))
+	if err != nil || !strings.Contains(string(page), "what changed") || !strings.Contains(string(page), "looked up host x.example") {
+		t.Errorf("the HTML report (%v):\n%.400s", err, page)
+	}
+	c := api.CommentsOf(42)
+	if len(c) != 1 || !strings.Contains(c[0].Body, "`report.html` in the `mcp-audit-report` artifact of [this run](https://github.com/acme/tools/actions/runs/4242)") {
+		t.Errorf("the comment does not link the artifact: %+v", c)
+	}
+}

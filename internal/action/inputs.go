@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // inputs are the inputs of action.yml.
@@ -21,12 +22,16 @@ type inputs struct {
 	UpdateBaselines bool
 	SARIF           string
 	Servers         []string
+	// ReportArtifact names the artifact a later step uploads the HTML
+	// report in; the comment then links the run that holds it.
+	ReportArtifact string
 }
 
 func readInputs(a *githubactions.Action) (inputs, error) {
 	in := inputs{
 		Config: a.GetInput("config"), FailOn: a.GetInput("fail-on"), Network: a.GetInput("network"),
 		Token: a.GetInput("github-token"), SARIF: a.GetInput("sarif"),
+		ReportArtifact: textsafe.Line(a.GetInput("report-artifact"), 100),
 	}
 	if in.Config == "" {
 		in.Config = config.DefaultFile

@@ -2,8 +2,10 @@ package action
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/sethvargo/go-githubactions"
 
@@ -23,6 +25,15 @@ func (r *run) publish(reports []report.DiffReport, md []byte) error {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	r.a.SetOutput("report", reportPath)
+	var page bytes.Buffer
+	if err := report.WriteDiffs(&page, report.FormatHTML, reports); err != nil {
+		return err
+	}
+	htmlPath, err := r.writeWorkspaceFile(htmlReportFile, page.Bytes())
+	if err != nil {
+		return fmt.Errorf("writing the HTML report: %w", err)
+	}
+	r.a.SetOutput("html-report", htmlPath)
 	lines := serverLines(r.cfg)
 	if r.in.SARIF != "" {
 		var buf bytes.Buffer
@@ -94,4 +105,17 @@ func annotateFindings(a *githubactions.Action, cfgRel string, line int, r report
 		a.WithFieldsMap(map[string]string{"file": cfgRel, "line": strconv.Itoa(line),
 			"title": "mcp-audit: " + textsafe.Line(r.Server, 200) + " " + f.Severity.String()}).Errorf("%s", textsafe.Line(msg, 4000))
 	}
+}
+
+// artifactLink is the report's line pointing at the side-by-side view,
+// when the workflow uploads it as an artifact (input report-artifact):
+// the run's page lists its artifacts. The artifact's name is the
+// workflow's own input, shown as code.
+func (r *run) artifactLink() string {
+	if r.in.ReportArtifact == "" || r.ghctx.RunID == 0 || r.ghctx.Repository == "" {
+		return ""
+	}
+	server := cmp.Or(r.ghctx.ServerURL, "https://github.com")
+	return fmt.Sprintf("\nSide-by-side view of what changed: `report.html` in the `%s` artifact of [this run](%s/%s/actions/runs/%d).\n",
+		strings.ReplaceAll(r.in.ReportArtifact, "`", ""), server, r.ghctx.Repository, r.ghctx.RunID)
 }

@@ -25,6 +25,10 @@ const reportDir = ".mcp-audit"
 // reportFile is the Markdown report, relative to the workspace.
 var reportFile = filepath.Join(reportDir, "report.md")
 
+// htmlReportFile is the side-by-side rug-pull view (report --format
+// html), relative to the workspace, for a later step to upload.
+var htmlReportFile = filepath.Join(reportDir, "report.html")
+
 // writeWorkspaceFile writes data to rel (relative to the workspace unless
 // absolute) and returns the path to give as an output: relative when it is
 // in the workspace, as given otherwise.
