@@ -16,6 +16,10 @@ import (
 
 const e2eToken = "ghs_containertoken1234567890"
 
+// stickyMarker is the marker of this job's comment (newJob's workflow and
+// job), which opens it.
+const stickyMarker = "<!-- mcp-audit-report workflow=acme%2Ftools%2F.github%2Fworkflows%2Fmcp-audit.yml job=audit -->"
+
 // TestActionContainerOnARunner builds the action image from the
 // repository's Dockerfile (offline, from local bases) and runs it the way
 // GitHub's runner runs a Docker container action: the engine's socket, the
@@ -23,8 +27,10 @@ const e2eToken = "ghs_containertoken1234567890"
 // naming host paths that are not mounted, INPUT_* and a real event
 // payload, and a fake GitHub API and npm registry on the engine's bridge.
 // A pull request that bumps a server to a release with a hidden recipient
-// gets the sticky comment, annotations, outputs, step summary, report and
-// SARIF, and fails; the scheduled run proposes the new release's baseline.
+// gets the sticky comment (and leaves alone someone else's comment that
+// carries its marker), annotations, outputs, step summary, reports and
+// SARIF, and fails; a pull request that only loosens the policy fails
+// too; the scheduled run proposes the new release's baseline.
 func TestActionContainerOnARunner(t *testing.T) {
 	testenv.Image(t)
 	if _, err := exec.LookPath("docker"); err != nil {
@@ -55,9 +61,28 @@ func TestActionContainerOnARunner(t *testing.T) {
 		ws := testenv.Repo(t, map[string]string{"mcp-audit.yml": cfgOld, "baselines/npm/mail-fixture/1.0.0.json": baseline},
 			map[string]string{"mcp-audit.yml": strings.Replace(cfgOld, "1.0.0", "1.0.1", 1)})
 		api := testenv.NewGitHubAt(t, e2eToken, gw+":0")
-		job := newJob(t, ws, "pull_request", api.URL, map[string]string{"sarif": "mcp-audit.sarif"})
+		// A hijack attempt: someone else's comment carrying this job's
+		// marker, claiming all is clear. It must not be edited.
+		hijack := testenv.Comment{ID: 1, Body: stickyMarker + "\n## mcp-audit: ✅ all clear", User: testenv.User{Login: "mallory"}}
+		api.Comments[42] = []testenv.Comment{hijack}
+		job := newJob(t, ws, "pull_request", api.URL, map[string]string{"sarif": "mcp-audit.sarif", "report-artifact": "mcp-audit-report"})
 		job.run(ctx, image, regEnv)
-		checkPullRequest(t, job, api)
+		checkPullRequest(t, job, api, hijack)
+	})
+	t.Run("pull_request loosening the policy", func(t *testing.T) {
+		// The PR changes no server, only the policy it is checked under:
+		// it is judged by the base's, and the loosening fails the check.
+		ws := testenv.Repo(t, map[string]string{"mcp-audit.yml": cfgOld, "baselines/npm/mail-fixture/1.0.0.json": baseline},
+			map[string]string{"mcp-audit.yml": strings.Replace(cfgOld, "fail_on: high", "fail_on: none", 1)})
+		api := testenv.NewGitHubAt(t, e2eToken, gw+":0")
+		job := newJob(t, ws, "pull_request", api.URL, nil)
+		job.run(ctx, image, regEnv)
+		if job.exitCode != cli.ExitFindings || job.output("verdict") != "fail" {
+			t.Errorf("exit %d, verdict %q: a loosened policy must fail the check\n%s", job.exitCode, job.output("verdict"), job.stdout)
+		}
+		if cs := api.CommentsOf(42); len(cs) != 1 || !strings.Contains(cs[0].Body, "loosens the policy") {
+			t.Errorf("the comment does not show the loosening: %+v", cs)
+		}
 	})
 	t.Run("schedule", func(t *testing.T) {
 		cfg := strings.Replace(cfgOld, "version: 1.0.0", `range: "^1.0.0"`, 1)
@@ -81,15 +106,18 @@ func TestActionContainerOnARunner(t *testing.T) {
 // checkPullRequest asserts what a failing pull request leaves: one sticky
 // comment, annotations on the server's line, outputs, the step summary,
 // the report and SARIF in the workspace, and no token in the log.
-func checkPullRequest(t *testing.T, job *runner, api *testenv.GitHub) {
+func checkPullRequest(t *testing.T, job *runner, api *testenv.GitHub, hijack testenv.Comment) {
 	t.Helper()
 	if job.exitCode != cli.ExitFindings {
 		t.Fatalf("exit %d, want %d\n%s", job.exitCode, cli.ExitFindings, job.stdout)
 	}
 	comments := api.CommentsOf(42)
-	if len(comments) != 1 || !strings.Contains(comments[0].Body, "<!-- mcp-audit-report -->") ||
-		!strings.Contains(comments[0].Body, "mail-fixture) 1.0.0 → 1.0.1") {
-		t.Errorf("sticky comment: %+v", comments)
+	if len(comments) != 2 || comments[0] != hijack {
+		t.Fatalf("the hijack comment was edited or removed: %+v", comments)
+	}
+	if c := comments[1].Body; !strings.HasPrefix(c, stickyMarker+"\n") || !strings.Contains(c, "mail-fixture) 1.0.0 → 1.0.1") ||
+		!strings.Contains(c, "`mcp-audit-report` artifact of [this run](https://github.example/acme/tools/actions/runs/7)") {
+		t.Errorf("sticky comment: %.3000s", c)
 	}
 	if !strings.Contains(job.stdout, "::error file=mcp-audit.yml,line=4,title=mcp-audit%3A mail high::") {
 		t.Errorf("no annotation on the server's line:\n%s", job.stdout)
@@ -97,7 +125,8 @@ func checkPullRequest(t *testing.T, job *runner, api *testenv.GitHub) {
 	if !strings.HasPrefix(job.stdout, "::add-mask::"+e2eToken) || strings.Count(job.stdout, e2eToken) != 1 {
 		t.Error("the token must be masked first and never printed")
 	}
-	for name, want := range map[string]string{"verdict": "fail", "high": "2", "report": ".mcp-audit/report.md", "sarif": "mcp-audit.sarif"} {
+	for name, want := range map[string]string{"verdict": "fail", "high": "2", "report": ".mcp-audit/report.md", "sarif": "mcp-audit.sarif",
+		"html-report": ".mcp-audit/report.html"} {
 		if got := job.output(name); got != want {
 			t.Errorf("output %s = %q, want %q", name, got, want)
 		}

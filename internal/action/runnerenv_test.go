@@ -150,11 +150,13 @@ func newJob(t *testing.T, ws, event, apiURL string, inputs map[string]string) *r
 		"GITHUB_REPOSITORY": "acme/tools", "GITHUB_REPOSITORY_OWNER": "acme", "GITHUB_REF_NAME": "main",
 		"GITHUB_API_URL": strings.TrimSuffix(apiURL, "/"), "GITHUB_SERVER_URL": "https://github.example",
 		"GITHUB_SHA": strings.TrimSpace(testenv.GitOut(t, ws, "rev-parse", "HEAD")), "GITHUB_RUN_ID": "7",
+		"GITHUB_WORKFLOW_REF": "acme/tools/.github/workflows/mcp-audit.yml@refs/pull/42/merge", "GITHUB_JOB": "audit",
 		// Paths on the runner's host: GitHub passes them, but does not mount them.
 		"RUNNER_TEMP": "/home/runner/work/_temp", "RUNNER_TOOL_CACHE": "/opt/hostedtoolcache",
 		"RUNNER_WORKSPACE": "/home/runner/work/tools", "RUNNER_OS": "Linux", "RUNNER_ARCH": "X64",
 		"INPUT_GITHUB-TOKEN": e2eToken, "INPUT_COMMENT": "true", "INPUT_CONFIG": "mcp-audit.yml",
 		"INPUT_FAIL-ON": "", "INPUT_NETWORK": "", "INPUT_UPDATE-BASELINES": "false", "INPUT_SARIF": "", "INPUT_SERVERS": "",
+		"INPUT_REPORT-ARTIFACT": "",
 	}
 	for k, v := range inputs {
 		r.env["INPUT_"+strings.ToUpper(k)] = v
