@@ -16,6 +16,13 @@ func plantChoice(o Options, seed string) canary.Choice {
 	return canary.Choice{Declared: o.CanaryEnv, Seed: seed, Run: o.Run, All: o.AllCanaries}
 }
 
+// unionSorted is the sorted, distinct names of a and b.
+func unionSorted(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // swapCanaryEnv replaces the variables of old in env by those of cur, in
 // their place: the client's environment before, --env after.
 func swapCanaryEnv(env []string, old, cur *canary.Set) []string {
