@@ -45,6 +45,11 @@ type Options struct {
 	Env []string
 	// CanaryEnv are variables the server needs, filled with canaries.
 	CanaryEnv []string
+	// AllCanaries plants every provider canary variable, not only the
+	// declared ones and a per-run subset of the others (canary.Choice).
+	// Default off; test harnesses set it for fixtures that steal one
+	// particular variable (the CLI reads MCP_AUDIT_ALL_CANARIES).
+	AllCanaries bool
 
 	Image       string
 	ImageFlavor string

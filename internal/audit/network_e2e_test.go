@@ -35,11 +35,13 @@ func runResult(t *testing.T, o audit.Options) *audit.Result {
 }
 
 // harnessOptions has the sinkhole answer the reserved names the fixtures
-// use (testenv.AnswerReserved), unless the test chose otherwise.
+// use (testenv.AnswerReserved), unless the test chose otherwise, and
+// plants every canary variable (testenv.AllCanaries).
 func harnessOptions(o audit.Options) audit.Options {
 	if o.AnswerReserved == nil {
 		o.AnswerReserved = testenv.AnswerReserved
 	}
+	o.AllCanaries = testenv.AllCanaries
 	return o
 }
 

@@ -109,13 +109,14 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	if workdir != "/" {
 		layout.PkgRoot = workdir
 	}
-	cs := canary.Generate(o.CanaryEnv)
+	plant := plantChoice(o, spec.Name+"@"+img.digest)
+	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: m.EcosystemOCI, Name: spec.Name,
 		Version: img.digest, Integrity: img.id, Entry: normalizeArgv(layout, argv), Supplied: suppliedHosts(o)}}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, sandboxID, o.Network
 	clientName, base := pickClientEnv(spec.Name+"@"+img.digest, o.Run)
-	man.Run.ClientEnv = clientName
+	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	if spec.Range != "" && !strings.HasPrefix(spec.Range, "sha256:") {
 		man.Run.Notes = append(man.Run.Notes, "image tag "+spec.Range)
 	}
@@ -128,7 +129,7 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	}
 	sbSpec.Net.BaseImage = o.Image // the sink runs from the sandbox image, not the audited one
 	d.Log.Debug("oci image prepared", "image", runImage, "user", user)
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: &target.Package{}, maxTrace: o.MaxTraceBytes}, nil
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: &target.Package{}, maxTrace: o.MaxTraceBytes, plant: plant}, nil
 }
 
 // ociEnv is the image's environment with the client's on top, except

@@ -2,9 +2,11 @@ package audit
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -52,8 +54,42 @@ func TestObservationsRawIP(t *testing.T) {
 		{Proto: "tcp", Op: "connect", Address: "198.51.100.7", Port: 4444, Protocol: "other", Category: m.ConnEgress},
 		{Proto: "tcp", Op: "connect", Port: 443, Category: m.ConnEgress},
 	}}}}
-	obs := observations(man)
+	obs := observations(man, man)
 	if _, ok := obs["connection tcp 198.51.100.7:4444 other"]; !ok || len(obs) != 1 {
 		t.Errorf("observations = %v", obs)
+	}
+}
+
+// TestWitnessOnlyCanaryIsTheftNotDifference: the witness run plants its
+// own subset of canary variables, so its theft of one the traced run did
+// not have is a canary hit in the manifest, not "behaves differently when
+// traced".
+func TestWitnessOnlyCanaryIsTheftNotDifference(t *testing.T) {
+	hit := func(name string) m.CanaryHit {
+		return m.CanaryHit{Canary: name, How: m.HowSent, Evidence: "https POST dormant.fixture.example/c"}
+	}
+	traced := &Result{Manifest: &m.Manifest{Run: m.Run{CanaryEnv: []string{"GITHUB_TOKEN", "OPENAI_API_KEY"}},
+		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{hit("env:GITHUB_TOKEN")}}}}}
+	witness := &Result{Manifest: &m.Manifest{Run: m.Run{CanaryEnv: []string{"NPM_TOKEN", "OPENAI_API_KEY"}},
+		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{hit("env:NPM_TOKEN"), hit("env:OPENAI_API_KEY")}}}}}
+	diffs := witnessDifferences(traced, witness)
+	if len(diffs) != 1 || diffs[0].Subject != "canary env:OPENAI_API_KEY sent" {
+		t.Errorf("differences = %+v, want only the variable both runs planted", diffs)
+	}
+	addWitnessOnlyCanaries(traced.Manifest, witness.Manifest)
+	got := traced.Manifest.PhaseByName(m.PhaseStartup).Canaries
+	if len(got) != 2 || got[1].Canary != "env:NPM_TOKEN" || !strings.HasPrefix(got[1].Evidence, "witness run: ") {
+		t.Errorf("traced canaries = %+v", got)
+	}
+}
+
+func TestSwapCanaryEnv(t *testing.T) {
+	old := canary.GenerateEnv([]string{"A_TOKEN", "B_TOKEN"})
+	cur := old.WithEnv([]string{"B_TOKEN", "C_TOKEN"})
+	env := append(append([]string{"HOME=/home/dev"}, old.EnvList()...), "X=1")
+	got := swapCanaryEnv(env, old, cur)
+	want := append(append([]string{"HOME=/home/dev"}, cur.EnvList()...), "X=1")
+	if !slices.Equal(got, want) {
+		t.Errorf("swap = %v, want %v", got, want)
 	}
 }

@@ -31,6 +31,9 @@ type Prepared struct {
 	Manifest *m.Manifest
 	pkg      *target.Package
 	maxTrace int64
+	// plant is which canary variables this run plants; the witness run
+	// plants its own choice (forWitness).
+	plant canary.Choice
 }
 
 // Close removes temporary files of the preparation.
@@ -90,7 +93,8 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if pkg.Python != nil {
 		layout.AppRoot, layout.Runtime = AppRoot, PythonBin // site/ holds the dependencies too
 	}
-	cs := canary.Generate(o.CanaryEnv)
+	plant := plantChoice(o, pkg.Name+"@"+pkg.Version)
+	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion,
 		Target: m.Target{Ecosystem: ecosystem(spec), Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
@@ -99,7 +103,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
 	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
-	man.Run.ClientEnv = clientName
+	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
 	if pkg.Python != nil {
 		pythonSpec(&sbSpec, pkg, man, o.InstallTimeout)
@@ -126,7 +130,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		sbSpec.Image, sbSpec.Trees = img, nil
 	}
 	ok = true
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.MaxTraceBytes}, nil
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.MaxTraceBytes, plant: plant}, nil
 }
 
 // checkOptions rejects options that cannot work, before anything is

@@ -41,6 +41,10 @@ func RunStable(ctx context.Context, d Deps, o Options, n int) (*Result, error) {
 	st := intersect(mans)
 	out.Manifest.Phases, out.Manifest.Run.Unstable, out.Manifest.Run.UnstableKept = st.phases, st.dropped, st.kept
 	mergeRuns(out.Manifest, mans)
+	for _, r := range mans[1:] { // each run planted its own canary subset
+		out.Manifest.Run.CanaryEnv = unionSorted(out.Manifest.Run.CanaryEnv, r.Run.CanaryEnv)
+		out.Manifest.Run.WitnessCanaryEnv = unionSorted(out.Manifest.Run.WitnessCanaryEnv, r.Run.WitnessCanaryEnv)
+	}
 	out.Manifest.Run.Notes = append(out.Manifest.Run.Notes, fmt.Sprintf(
 		"behavior kept from %d runs: what every run did, and what any run did that carries a finding "+
 			"(witness differences and list changes of every run; offers that differ between runs)", n))

@@ -51,6 +51,8 @@ func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*R
 	}
 	man := res.Manifest
 	man.Witness = witnessDifferences(res, w.res)
+	man.Run.WitnessCanaryEnv = w.res.Manifest.Run.CanaryEnv
+	addWitnessOnlyCanaries(man, w.res.Manifest)
 	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
 	if w.res.Manifest.Outcome.Status != man.Outcome.Status {
 		man.Run.Notes = append(man.Run.Notes, "the witness run ended "+w.res.Manifest.Outcome.Status+", the traced run "+man.Outcome.Status)
@@ -79,15 +81,22 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 	// Delayed payloads are the traced run's job.
 	w.Spec.ClockRate = 1
 	w.Spec.Install = nil // install scripts ran traced; the witness is about the server
+	// Its own subset of the undeclared canary variables (the declared
+	// ones and the decoy files keep their values), so the two runs
+	// together plant more of them.
+	w.plant.Witness = true
+	w.Canaries = p.Canaries.WithEnv(w.plant.Env())
+	w.Spec.Env = swapCanaryEnv(p.Spec.Env, p.Canaries, w.Canaries)
+	w.Manifest.Run.CanaryEnv = w.plant.Env()
 	return &w, nil
 }
 
 // witnessDifferences lists what the witness run saw from outside the
 // server that the traced run did not see at all.
 func witnessDifferences(traced, witness *Result) []m.WitnessDifference {
-	seen := observations(traced.Manifest)
+	seen := observations(traced.Manifest, traced.Manifest)
 	tells := tracerTells(traced.Manifest)
-	only := observations(witness.Manifest)
+	only := observations(witness.Manifest, traced.Manifest)
 	for k, v := range outsideDifferences(traced.outside, witness.outside, tracedPrograms(traced)) {
 		only[k] = v
 	}
@@ -104,8 +113,9 @@ func witnessDifferences(traced, witness *Result) []m.WitnessDifference {
 // observations maps what a run did that can be seen from outside the
 // server's processes (canaries read, sent, written or shown; hosts
 // contacted, by registrable domain, so random labels do not count) to
-// its evidence.
-func observations(man *m.Manifest) map[string][]string {
+// its evidence. Hits of variables the traced run did not plant are left
+// out.
+func observations(man, traced *m.Manifest) map[string][]string {
 	out := map[string][]string{}
 	add := func(subject, phase, evidence string) {
 		if strings.HasSuffix(subject, " ") {
@@ -117,6 +127,9 @@ func observations(man *m.Manifest) map[string][]string {
 	}
 	for _, ph := range man.Phases {
 		for _, h := range ph.Canaries {
+			if notPlantedIn(traced, h.Canary) {
+				continue // the traced run did not have it (addWitnessOnlyCanaries)
+			}
 			if verb := canaryVerb(h.How); verb != "" {
 				add("canary "+h.Canary+" "+verb, ph.Name, h.Evidence)
 			}

@@ -50,7 +50,8 @@ type Set struct {
 	all   []Canary
 }
 
-// DefaultEnv are the credential variables every audit seeds.
+// DefaultEnv are the provider credential variables an audit chooses from
+// (Choice) besides the ones the server declares.
 var DefaultEnv = []string{
 	"ANTHROPIC_API_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN",
 	"GH_TOKEN", "NPM_TOKEN", "OPENAI_API_KEY", "SLACK_BOT_TOKEN", "STRIPE_SECRET_KEY",
@@ -199,20 +200,15 @@ func dsnFor(n string) string {
 // which dotenv-style loaders read at startup.
 const WorkspaceEnv = "<workspace>/.env"
 
-// Generate creates a fresh set: the default variables, the extra ones the
-// server needs (extraEnv), and the decoy files.
+// Generate creates a fresh set with every provider variable (DefaultEnv),
+// the extra ones the server needs (extraEnv), and the decoy files. Audits
+// plant a subset instead (Choice, GenerateEnv).
 func Generate(extraEnv []string) *Set {
-	s := &Set{Env: map[string]string{}}
-	for _, n := range append(slices.Clone(DefaultEnv), extraEnv...) {
-		if n == "" || s.Env[n] != "" {
-			continue
-		}
-		s.Env[n] = valueFor(n)
-		s.all = append(s.all, Canary{Name: "env:" + n, Values: []string{s.Env[n]}})
-	}
-	s.addDecoys()
+	return GenerateEnv(append(slices.Clone(DefaultEnv), extraEnv...))
+}
+
+func (s *Set) sort() {
 	slices.SortFunc(s.all, func(a, b Canary) int { return strings.Compare(a.Name, b.Name) })
-	return s
 }
 
 func (s *Set) addFile(path string, mode int64, content string, values ...string) {

@@ -190,7 +190,7 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 	opts := audit.Options{
 		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, CallTimeout: f.callTimeout, CallBudget: f.callBudget,
 		Scripts: f.scripts, InstallTimeout: f.installTimeout,
-		Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream, AnswerReserved: answerReserved(env),
+		Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream, AnswerReserved: answerReserved(env), AllCanaries: allCanaries(env),
 		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv,
 		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,

@@ -86,7 +86,8 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
 	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
-		Witness: c.witness, ClientInfo: c.clientInfo, ClockRate: c.clockRate, AnswerReserved: answerReserved(env)}
+		Witness: c.witness, ClientInfo: c.clientInfo, ClockRate: c.clockRate, AnswerReserved: answerReserved(env),
+		AllCanaries: allCanaries(env)}
 }
 
 // EnvAnswerReserved names reserved top-level domains (comma-separated,
@@ -94,6 +95,14 @@ func (c *commonFlags) base(env *Env, network string) audit.Options {
 // would not. Test harnesses set it for fixtures that use those names;
 // unset, *.example and *.test get NXDOMAIN like on a user's machine.
 const EnvAnswerReserved = "MCP_AUDIT_ANSWER_RESERVED"
+
+// EnvAllCanaries, set to 1, plants every provider canary variable instead
+// of the declared ones and a per-run subset of the others. Test harnesses
+// set it for fixtures that steal one particular variable; users leave it
+// unset, since a server can count the variables.
+const EnvAllCanaries = "MCP_AUDIT_ALL_CANARIES"
+
+func allCanaries(env *Env) bool { return env.Getenv(EnvAllCanaries) == "1" }
 
 func answerReserved(env *Env) []string {
 	var out []string

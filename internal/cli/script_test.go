@@ -58,7 +58,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURE", fixture)
 			env.Setenv("XDG_CACHE_HOME", cache)
-			for _, k := range []string{"MCP_AUDIT_SINK_BINARY", "MCP_AUDIT_ANSWER_RESERVED", "DOCKER_HOST", "NPM_CONFIG_REGISTRY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PATH"} {
+			for _, k := range []string{"MCP_AUDIT_SINK_BINARY", "MCP_AUDIT_ANSWER_RESERVED", "MCP_AUDIT_ALL_CANARIES", "DOCKER_HOST", "NPM_CONFIG_REGISTRY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PATH"} {
 				if v := os.Getenv(k); v != "" {
 					env.Setenv(k, v)
 				}

@@ -429,8 +429,13 @@ type Run struct {
 	NetworkMode string `json:"network_mode,omitempty"`
 	// ClientEnv names the client environment profile the server was run
 	// with (desktop, terminal, editor), chosen per run.
-	ClientEnv     string        `json:"client_env,omitempty"`
-	PhaseTimingMS []PhaseTiming `json:"phase_timing_ms"`
+	ClientEnv string `json:"client_env,omitempty"`
+	// CanaryEnv names the canary variables planted in this run (sorted);
+	// WitnessCanaryEnv those of the witness run, which plants its own
+	// subset of the undeclared ones.
+	CanaryEnv        []string      `json:"canary_env,omitempty"`
+	WitnessCanaryEnv []string      `json:"witness_canary_env,omitempty"`
+	PhaseTimingMS    []PhaseTiming `json:"phase_timing_ms"`
 	// ServerTime is how much time the server's own clock saw (the clock
 	// shim runs it faster than real time); nil for older manifests.
 	ServerTime *ServerTime `json:"server_time,omitempty"`

@@ -37,10 +37,18 @@ var (
 var AnswerReserved = []string{"example", "test"}
 
 // answerReservedEnv sets MCP_AUDIT_ANSWER_RESERVED for CLI runs in this
-// process and the scripts it starts.
+// process and the scripts it starts, and MCP_AUDIT_ALL_CANARIES (see
+// AllCanaries).
 func answerReservedEnv() {
 	os.Setenv("MCP_AUDIT_ANSWER_RESERVED", strings.Join(AnswerReserved, ","))
+	os.Setenv("MCP_AUDIT_ALL_CANARIES", "1")
 }
+
+// AllCanaries is whether the harness plants every provider canary
+// variable (audit.Options.AllCanaries; for the CLI MCP_AUDIT_ALL_CANARIES,
+// which Engine and SinkBinary set): the fixtures steal particular ones. A
+// test of the per-run subset turns it off for itself.
+const AllCanaries = true
 
 // Engine returns a connected engine or skips the test.
 func Engine(t testing.TB) *client.Client {
