@@ -178,7 +178,10 @@ func (r *runner) run(ctx context.Context, image string, extraEnv ...string) {
 	for k, v := range r.env {
 		args = append(args, "-e", k+"="+v)
 	}
-	for _, kv := range extraEnv {
+	// The harness's settings (the sinkhole answers the fixtures' reserved
+	// names, every canary is planted) reach the container as they reach
+	// any other mcp-audit the tests start.
+	for _, kv := range append(testenv.HarnessEnv(), extraEnv...) {
 		args = append(args, "-e", kv)
 	}
 	args = append(args, image)

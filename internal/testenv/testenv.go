@@ -40,8 +40,16 @@ var AnswerReserved = []string{"example", "test"}
 // process and the scripts it starts, and MCP_AUDIT_ALL_CANARIES (see
 // AllCanaries).
 func answerReservedEnv() {
-	os.Setenv("MCP_AUDIT_ANSWER_RESERVED", strings.Join(AnswerReserved, ","))
-	os.Setenv("MCP_AUDIT_ALL_CANARIES", "1")
+	for _, kv := range HarnessEnv() {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
+}
+
+// HarnessEnv is the environment of the test harness for an mcp-audit run
+// in another process or container (the Action's container): NAME=VALUE.
+func HarnessEnv() []string {
+	return []string{"MCP_AUDIT_ANSWER_RESERVED=" + strings.Join(AnswerReserved, ","), "MCP_AUDIT_ALL_CANARIES=1"}
 }
 
 // AllCanaries is whether the harness plants every provider canary
