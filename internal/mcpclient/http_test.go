@@ -97,13 +97,24 @@ func TestHTTPSessionJSONAndEvents(t *testing.T) {
 	if tr.SessionID() != "sess-1" {
 		t.Errorf("session = %q", tr.SessionID())
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	// The notification is posted without waiting for its answer, so it
+	// may still be in flight: wait for it, up to the test's deadline.
 	want := []string{`initialize sid="" proto=""`, `notifications/initialized sid="sess-1" proto="2025-06-18"`}
 	for _, w := range want {
+		for {
+			mu.Lock()
+			ok := containsStr(headers, w)
+			mu.Unlock()
+			if ok || ctx.Err() != nil {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		mu.Lock()
 		if !containsStr(headers, w) {
 			t.Errorf("no request %q in %q", w, headers)
 		}
+		mu.Unlock()
 	}
 }
 
