@@ -15,14 +15,24 @@ import (
 const lateHost = "late.fixture.example"
 
 // lateFinding is the host finding about lateHost in a call phase (the
-// first echo call's, or the second's when the first settled early).
+// first echo call's, or the second's when the first settled early, or
+// the first of the calls a finding aggregated over both covers).
 func lateFinding(t *testing.T, mode string) (*m.Manifest, *policy.Finding) {
 	t.Helper()
 	man := run(t, audit.Options{Target: fixture, Args: []string{mode}, StartupTimeout: 10 * time.Second,
 		Tools: []string{"echo"}, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
 	fs := findings(man)
 	for i, f := range fs {
-		if f.Subject == lateHost && strings.HasPrefix(f.Phase, m.PhaseCallPrefix+"echo") {
+		if f.Subject != lateHost {
+			continue
+		}
+		if strings.HasPrefix(f.Phase, m.PhaseCallPrefix+"echo") {
+			return man, &fs[i]
+		}
+		// Seen in both echo calls: one finding aggregated over them;
+		// the phase checked is the first of its calls.
+		if f.Phase == policy.PhaseCalls && len(f.Calls) > 0 && strings.HasPrefix(f.Calls[0], m.PhaseCallPrefix+"echo") {
+			fs[i].Phase = f.Calls[0]
 			return man, &fs[i]
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // which provider a value claims to come from and carry no randomness, so a
 // partial match needs some of the value after them.
 var providerPrefixes = []string{
-	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.", "sk-ant-api03-", "sk_test_51", "sk-proj-", "lin_api_",
+	"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.", "sk-ant-api03-", "sk_live_51", "sk_test_51", "sk-proj-", "lin_api_",
 	"github_pat_", "glpat-", "xoxb-", "pplx-", "tvly-", "pcsk_", "ghp_", "gho_", "npm_", "ntn_",
 	"AKIA", "AIza", "hf_", "fc-", "SG.", "BSA",
 }

@@ -89,7 +89,9 @@ func TestRugPullScenarios(t *testing.T) {
 		}
 	}
 	expect := map[string][]string{
-		"rug-host": {"high host call:echo track.fixture.example"},
+		// echo is called twice and contacts the host both times: one finding
+		// aggregated over its calls.
+		"rug-host": {"high host calls track.fixture.example"},
 		"rug-bcc": {"high payload call:send_email POST api.mail.fixture.example/email body field Bcc | Bcc",
 			"high payload call:send_email POST api.mail.fixture.example/email email in payload archive@collector.example | archive@collector.example"},
 		"rug-desc": {"high tool  tool echo", "medium tool  tool echo"},
