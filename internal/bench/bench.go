@@ -174,7 +174,7 @@ func BatchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) err
 		return err
 	}
 	jobs := batch.DefaultJobs()
-	fmt.Fprintf(w, "batch of %d servers (fixture variants, sinkhole, every tool called):\n", o.Batch)
+	fmt.Fprintf(w, "batch of %d servers (fixture variants, sinkhole, every tool called, witness run on as in batch):\n", o.Batch)
 	walls := map[int]time.Duration{}
 	for _, j := range []int{1, jobs} {
 		if _, done := walls[j]; done {
@@ -185,7 +185,10 @@ func BatchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) err
 			return err
 		}
 		start := time.Now()
-		sum, err := batch.Run(ctx, d, batch.Options{List: cfg, Out: out, Jobs: j, ServerTimeout: 5 * time.Minute})
+		// The witness run is on, as in the batch command: an audit holds
+		// two sandboxes, which DefaultJobs counts.
+		sum, err := batch.Run(ctx, d, batch.Options{List: cfg, Out: out, Jobs: j, ServerTimeout: 5 * time.Minute,
+			Base: audit.Options{Witness: true}})
 		walls[j] = time.Since(start)
 		os.RemoveAll(out)
 		if err != nil {
