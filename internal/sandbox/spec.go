@@ -173,6 +173,6 @@ func (l Limits) withDefaults() Limits {
 }
 
 // ClockCacheDuration is how long the server's libfaketime keeps the rate it
-// read (FAKETIME_CACHE_DURATION in entry.sh): a new rate applies at most
-// this long after Run.FastClock.
+// read (FAKETIME_CACHE_DURATION in entry.sh). It compares whole seconds, so
+// a new rate applies up to twice this long after Run.FastClock.
 const ClockCacheDuration = time.Second
