@@ -91,8 +91,8 @@ type Options struct {
 	// ClockRate runs the server's clocks and waits this many times faster
 	// than real time (0: DefaultClockRate; 1: real time; see clock.go).
 	ClockRate int
-	// ServerTimeMin extends idle until startup and idle together covered
-	// this much server time (0: DefaultServerTimeMin).
+	// ServerTimeMin extends idle until startup, calls and idle together
+	// covered this much server time (0: DefaultServerTimeMin).
 	ServerTimeMin time.Duration
 	Deadline      time.Duration // hard cap on the whole run
 	Limits        sandbox.Limits

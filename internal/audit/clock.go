@@ -1,57 +1,81 @@
 package audit
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
 // The clock shim. A payload that waits (ten seconds after start, a date, N
 // minutes of idle) would need an audit as long as the wait; instead the
-// sandbox runs the server's clocks and waits faster than real time
-// (libfaketime: wall and monotonic clocks, sleep, poll and epoll timeouts),
-// so setTimeout(fn, 12000) fires after 60 ms at the default rate. The
-// tracer, the sink and the MCP client keep real time.
+// sandbox runs the server's clocks and waits faster than real time in the
+// idle phase (libfaketime: wall and monotonic clocks, sleep, poll and epoll
+// timeouts), so setTimeout(fn, 12000) fires within the run. While the
+// client talks to the server (startup and the calls) its clock runs in real
+// time, so its own network timeouts hold. At the switch the server's clock
+// jumps forward (libfaketime scales the time since the server started:
+// that time times rate-1), then runs at the rate; a wake-up ping makes a
+// server blocked in a long wait read its clocks again. The tracer, the sink
+// and the MCP client keep real time.
 const (
-	// DefaultClockRate is server seconds per real second. Higher rates
-	// cover more time but shrink a server's own timeouts as much (a 10 s
-	// HTTP timeout becomes 50 ms, still far above the sink's answer time).
+	// DefaultClockRate is server seconds per real second in the idle
+	// phase. Higher rates cover more time but shrink the server's own
+	// timeouts there as much (a 10 s HTTP timeout becomes 50 ms).
 	DefaultClockRate = 200
-	// DefaultServerTimeMin is how much server time startup and idle
-	// together cover at least: idle is extended until they do.
+	// DefaultServerTimeMin is how much server time startup, calls and
+	// idle together cover at least: idle is extended until they do.
 	DefaultServerTimeMin = 15 * time.Minute
+	// ServerSilenceMin is how much server time the fast idle phase covers
+	// after the wake-up ping, the client's last message: a payload that
+	// waits that long for the client to be silent fires.
+	ServerSilenceMin = 10 * time.Minute
 	// DefaultDwell is the least real idle time where waiting is cheap
 	// (batch and the scheduled Action): with the default rate, 100 minutes
 	// of server time.
 	DefaultDwell = 30 * time.Second
+	// clockWake is how long after the switch the wake-up ping is sent:
+	// just over the time the server's libfaketime may keep the old rate
+	// (it compares whole seconds: up to twice the cache duration, 1.8 s
+	// measured with a 1 s cache).
+	clockWake = 2*sandbox.ClockCacheDuration + 200*time.Millisecond
 )
 
-// idleOptions raises the idle phase's floor to the dwell and to what the
-// server's clock still needs to cover ServerTimeMin after a startup phase
-// that lasted startup.
-func idleOptions(o Options, startup time.Duration) Options {
+// idleOptions raises the idle phase's floor to the dwell and, with the
+// clock shim, to when the server's clock has covered ServerTimeMin since
+// it started (lead is the real time it ran before idle began; from the
+// switch on it has covered (lead+idle)*rate) and ServerSilenceMin since
+// the wake-up ping.
+func idleOptions(o Options, lead time.Duration) Options {
 	floor := max(o.IdleMin, o.Dwell)
-	if o.ClockRate > 1 && o.ServerTimeMin > 0 {
-		floor = max(floor, o.ServerTimeMin/time.Duration(o.ClockRate)-startup)
+	if rate := time.Duration(o.ClockRate); rate > 1 && o.ServerTimeMin > 0 {
+		floor = max(floor, o.ServerTimeMin/rate-lead, clockWake+ServerSilenceMin/rate)
 	}
 	o.IdleMin = floor
 	o.IdleMax = max(o.IdleMax, floor)
 	return o
 }
 
-// appliedRate is the rate the entrypoint applied ("clock RATE" in its
-// status); 1 when the shim was off or unavailable.
+// appliedRate is the rate the entrypoint applied in the idle phase ("clock
+// RATE" in its status, then "clock-fast TIME" at the switch); 1 when the
+// shim was off or unavailable or the clock was never switched.
 func appliedRate(status []string) int {
+	rate, fast := 1, false
 	for _, st := range status {
 		if v, ok := strings.CutPrefix(st, "clock "); ok {
 			if n, err := strconv.Atoi(v); err == nil && n > 1 {
-				return n
+				rate = n
 			}
 		}
+		fast = fast || strings.HasPrefix(st, "clock-fast ")
 	}
-	return 1
+	if !fast {
+		return 1
+	}
+	return rate
 }
 
 // clockNotes explains a shim that was asked for and not applied.
@@ -64,16 +88,69 @@ func clockNotes(status []string) []string {
 	return nil
 }
 
-// serverTime is what the server's clock covered: each phase's real time
-// times the rate, from the real start (the shim adds no offset).
-func serverTime(rate int, started time.Time, timing []m.PhaseTiming) *m.ServerTime {
+// serverTime is what the server's clock covered, from the real start (the
+// shim adds no offset): startup and calls in real time; idle at the rate,
+// plus the jump at the switch, (lead)*(rate-1), where lead is the real time
+// the idled server had run when idle began.
+func serverTime(rate int, started time.Time, timing []m.PhaseTiming, lead time.Duration) *m.ServerTime {
 	st := &m.ServerTime{Rate: rate, Start: started.UTC().Format(time.RFC3339)}
 	var total int64
 	for _, pt := range timing {
-		ms := pt.MS * int64(rate)
+		ms := pt.MS
+		if pt.Phase == m.PhaseIdle {
+			ms = pt.MS*int64(rate) + lead.Milliseconds()*int64(rate-1)
+		}
 		st.CoveredMS = append(st.CoveredMS, m.PhaseTiming{Phase: pt.Phase, MS: ms})
 		total += ms
 	}
 	st.End = started.Add(time.Duration(total) * time.Millisecond).UTC().Format(time.RFC3339)
 	return st
+}
+
+// fastClock switches the server's clock to the run's rate (the spec's: 1
+// in the witness run, which has no shim) at the start of the idle phase (a
+// sandbox whose image lacks the shim ignores it), waits until the
+// server's libfaketime has read the new rate and sends it a ping, the
+// standard request every server answers, so a server blocked in a long
+// wait wakes up and reads its clocks again: its due timers fire. A server
+// that does not answer within clockWake is not waited for.
+func fastClock(ctx context.Context, rate int, seg *segment) {
+	if rate <= 1 {
+		return
+	}
+	if err := seg.run.FastClock(ctx); err != nil {
+		return
+	}
+	t := time.NewTimer(clockWake)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return
+	case <-seg.run.Done():
+		return
+	case <-t.C:
+	}
+	pctx, cancel := context.WithTimeout(ctx, clockWake)
+	defer cancel()
+	_, _ = seg.client.Call(pctx, "ping", nil)
+}
+
+// idleLead is the real time the idled server (the last segment's) had run
+// when idle began: from the entrypoint's "started TIME" note (the server's
+// start, which libfaketime scales from), else from the container's start.
+func idleLead(seg *segment, idleStart time.Time) time.Duration {
+	if idleStart.IsZero() {
+		return 0
+	}
+	started := seg.run.Started
+	for _, st := range seg.art.Status {
+		if v, ok := strings.CutPrefix(st, "started "); ok {
+			if sec, err := strconv.ParseFloat(v, 64); err == nil {
+				if t := time.Unix(0, int64(sec*1e9)); t.After(started) && t.Before(idleStart) {
+					started = t
+				}
+			}
+		}
+	}
+	return idleStart.Sub(started)
 }

@@ -74,6 +74,8 @@ type execution struct {
 	startupTimeout time.Duration
 	started        time.Time
 	startupEnd     time.Time
+	// idleStart is when the idle phase began (zero without one).
+	idleStart time.Time
 }
 
 func newExecution(d Deps, o Options, p *Prepared) *execution {
@@ -139,7 +141,9 @@ func (ex *execution) idle(ctx context.Context, seg *segment) bool {
 	ex.o.step(StepIdle, 0, 0)
 	seg.window(m.PhaseIdle, t)
 	ex.relist(ctx, seg)
-	exited := waitIdle(ctx, idleOptions(ex.o, time.Duration(ex.timing[0].MS)*time.Millisecond), seg.run)
+	ex.idleStart = t
+	fastClock(ctx, ex.p.Spec.ClockRate, seg)
+	exited := waitIdle(ctx, idleOptions(ex.o, t.Sub(seg.run.Started)), seg.run)
 	ex.timing = append(ex.timing, m.PhaseTiming{Phase: m.PhaseIdle, MS: time.Since(t).Milliseconds()})
 	return exited
 }
@@ -214,8 +218,8 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	man.ListChanges = allListChanges(man, append(ex.relisted, ex.later), cs)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	man.Run.PhaseTimingMS = ex.timing
-	first := ex.segments[0]
-	man.Run.ServerTime = serverTime(appliedRate(first.art.Status), first.run.Started, ex.timing)
+	first, last := ex.segments[0], ex.segments[len(ex.segments)-1]
+	man.Run.ServerTime = serverTime(appliedRate(last.art.Status), first.run.Started, ex.timing, idleLead(last, ex.idleStart))
 	man.Run.Trace = stats
 	var stderr strings.Builder
 	for _, s := range ex.segments {

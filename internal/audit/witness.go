@@ -76,7 +76,7 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 	w.Spec.NoTrace = true
 	w.Spec.Watch = true // decoy reads and programs, seen by inotify (watch.py)
 	// Nor the clock shim: its library and variables are visible to the
-	// server (LD_PRELOAD, FAKETIME, /proc/self/maps), so a server that
+	// server (LD_PRELOAD, FAKETIME_TIMESTAMP_FILE, /proc/self/maps), so a server that
 	// waits out the shim must meet a real clock in one of the two runs.
 	// Delayed payloads are the traced run's job.
 	w.Spec.ClockRate = 1

@@ -9,9 +9,10 @@ import (
 )
 
 // TestClockShimFilter runs the entrypoint's trace filter with the clock
-// shim on: the shim's own lines (the library's load in every process, the
-// shared clock in /dev/shm named after the root process, glibc's temporary
-// semaphore file during the root's setup) are dropped; the same names after
+// shim on: the shim's own lines (the library's load and the reads of the
+// rate file in every process, the shared clock in /dev/shm named after the
+// root process, glibc's temporary semaphore file during the root's setup)
+// are dropped; the same names after
 // setup, in another process, or next to another path are kept.
 func TestClockShimFilter(t *testing.T) {
 	awk, err := exec.LookPath("awk")
@@ -28,6 +29,7 @@ func TestClockShimFilter(t *testing.T) {
 	prog := filepath.Join(dir, "noise.awk")
 	os.WriteFile(prog, []byte(script[start+len(head):end]), 0o644)
 	const lib = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+	const rate = "/var/lib/mcp-audit-clock/rate"
 	drop := []string{
 		`21 1.0 openat(AT_FDCWD</w>, "` + lib + `", O_RDONLY|O_CLOEXEC) = 3<` + lib + `>`,
 		`21 1.1 openat(AT_FDCWD</w>, "/dev/shm/sem.yPbQ2t", O_RDWR|O_CREAT|O_EXCL, 0600) = 3</dev/shm/sem.yPbQ2t>`,
@@ -39,6 +41,8 @@ func TestClockShimFilter(t *testing.T) {
 		`35 2.0 openat(AT_FDCWD</w>, "` + lib + `", O_RDONLY|O_CLOEXEC) = 3<` + lib + `>`,
 		`35 2.1 openat(AT_FDCWD</w>, "/dev/shm/sem.faketime_sem_21", O_RDWR|O_NOFOLLOW) = 4</dev/shm/sem.faketime_sem_21>`,
 		`21 3.0 unlink("/dev/shm/faketime_shm_21") = 0`,
+		`21 3.1 openat(AT_FDCWD</w>, "` + rate + `", O_RDONLY) = 5<` + rate + `>`,
+		`35 3.2 openat(AT_FDCWD</w>, "` + rate + `", O_RDONLY) = 5<` + rate + `>`,
 	}
 	keep := []string{
 		`21 1.7 openat(AT_FDCWD</w>, "/dev/shm/sem.zzzzzz", O_RDWR|O_CREAT|O_EXCL, 0600) = 3</dev/shm/sem.zzzzzz>`,
@@ -46,11 +50,13 @@ func TestClockShimFilter(t *testing.T) {
 		`35 2.3 openat(AT_FDCWD</w>, "/dev/shm/sem.faketime_sem_35", O_RDWR|O_CREAT, 0600) = 3</dev/shm/sem.faketime_sem_35>`,
 		`21 2.4 rename("/dev/shm/faketime_shm_21", "/home/dev/.bashrc") = 0`,
 		`21 2.5 link("` + lib + `", "/home/dev/.bashrc") = 0`,
+		`35 2.6 openat(AT_FDCWD</w>, "` + rate + `.new", O_RDONLY) = -1 ENOENT (No such file or directory)`,
+		`35 2.7 rename("` + rate + `", "/home/dev/.bashrc") = -1 EACCES (Permission denied)`,
 	}
 	in := append(drop[:7:7], keep...)
 	in = append(in, drop[7:]...)
-	run := func(shim string) string {
-		cmd := exec.Command(awk, "-v", "keep=100", "-v", "out="+filepath.Join(dir, "count"), "-v", "shim="+shim, "-f", prog)
+	run := func(shim, clockfile string) string {
+		cmd := exec.Command(awk, "-v", "keep=100", "-v", "out="+filepath.Join(dir, "count"), "-v", "shim="+shim, "-v", "clockfile="+clockfile, "-f", prog)
 		cmd.Stdin = strings.NewReader(strings.Join(in, "\n") + "\n")
 		out, err := cmd.Output()
 		if err != nil {
@@ -58,7 +64,7 @@ func TestClockShimFilter(t *testing.T) {
 		}
 		return string(out)
 	}
-	got := run(lib)
+	got := run(lib, rate)
 	for _, l := range keep {
 		if !strings.Contains(got, l+"\n") {
 			t.Errorf("dropped %s", l)
@@ -69,7 +75,7 @@ func TestClockShimFilter(t *testing.T) {
 			t.Errorf("kept the shim's %s", l)
 		}
 	}
-	if off := run(""); off != strings.Join(in, "\n")+"\n" {
+	if off := run("", ""); off != strings.Join(in, "\n")+"\n" {
 		t.Errorf("without the shim the filter changed lines:\n%s", off)
 	}
 }

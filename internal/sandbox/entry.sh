@@ -97,25 +97,44 @@ if [ -n "$INSTALL_DIR" ]; then
 fi
 
 # The clock shim: the server's clocks (wall and monotonic) and its waits
-# (sleep, poll, epoll timeouts) run CLOCK_RATE times faster, so a payload
-# that waits for minutes fires within the run. Only the server and its
-# children get it (strace -E), so the trace's timestamps stay real. Without
-# it, "-E NAME" just removes an unset variable.
+# (sleep, poll, epoll timeouts) can run CLOCK_RATE times faster, so a
+# payload that waits for minutes fires within the run. Only the server and
+# its children get it (strace -E), so the trace's timestamps stay real.
+# Without it, "-E NAME" just removes an unset variable. The rate comes from
+# a file libfaketime re-reads at most every second: real time ("+0 x1")
+# while the client talks to the server, so the server's own network
+# timeouts stay real; on SIGUSR1 from the host (the idle phase begins) the
+# file is replaced, by a rename, with "+0 xCLOCK_RATE". The file is root's
+# and only readable by the server.
 CLOCK_LIB=
 CLOCK_PRELOAD=LD_PRELOAD
-CLOCK_FT=FAKETIME
+CLOCK_FT=FAKETIME_TIMESTAMP_FILE
+CLOCK_CACHE=FAKETIME_CACHE_DURATION
+CLOCK_DIR=/var/lib/mcp-audit-clock
+CLOCK_FILE=
 if [ "$CLOCK_RATE" != 1 ]; then
 	for lib in /usr/lib/*/faketime/libfaketime.so.1; do
 		[ -f "$lib" ] && CLOCK_LIB="$lib"
 	done
-	if [ -n "$CLOCK_LIB" ]; then
+	if [ -n "$CLOCK_LIB" ] && mkdir -p -m 0755 "$CLOCK_DIR" && chmod 0755 "$CLOCK_DIR" &&
+		echo "+0 x1" >"$CLOCK_DIR/rate" && chmod 0644 "$CLOCK_DIR/rate"; then
+		CLOCK_FILE="$CLOCK_DIR/rate"
 		CLOCK_PRELOAD="LD_PRELOAD=$CLOCK_LIB"
-		CLOCK_FT="FAKETIME=+0 x$CLOCK_RATE"
+		CLOCK_FT="FAKETIME_TIMESTAMP_FILE=$CLOCK_FILE"
+		CLOCK_CACHE="FAKETIME_CACHE_DURATION=1"
 		note "clock $CLOCK_RATE"
 	else
+		CLOCK_LIB=
 		note "clock-unavailable"
 	fi
 fi
+fast_clock() {
+	[ -n "$CLOCK_FILE" ] || return
+	echo "+0 x$CLOCK_RATE" >"$CLOCK_FILE.new" && chmod 0644 "$CLOCK_FILE.new" && mv -f "$CLOCK_FILE.new" "$CLOCK_FILE" &&
+		note "clock-fast $(date +%s.%N)"
+	CLOCK_FILE=
+}
+trap fast_clock USR1
 
 # Noise is not stored: once the trace holds $NOISE_KEEP failed lookups of
 # temporary, system or package paths (no rule judges those), further ones
@@ -124,7 +143,8 @@ fi
 # succeeded are always written.
 cat >"$D/noise.awk" <<'AWK'
 # The clock shim's own plumbing is not the server's behavior: the loader's
-# open of the library (in every process), and libfaketime's clock shared
+# open of the library and libfaketime's reads of the rate file (in every
+# process), and libfaketime's clock shared
 # through /dev/shm, named after the first traced process (the server's root)
 # and opened by every process it starts. glibc creates that semaphore as a
 # temporary file linked into place: temporary names are dropped only in the
@@ -136,6 +156,7 @@ shim != "" {
 		own["\"" shim "\""] = 1
 		own["\"/dev/shm/sem.faketime_sem_" root "\""] = 1
 		own["\"/dev/shm/faketime_shm_" root "\""] = 1
+		if (clockfile != "") own["\"" clockfile "\""] = 1
 	}
 	if ($1 == root && (index($0, "\"/dev/shm/faketime_shm_" root "\", O_RDWR|O_CREAT|O_NOFOLLOW") || ++rootlines > 64)) ready = 1
 	if ($3 ~ /^(openat|link|unlink)\(/) {
@@ -160,7 +181,7 @@ shim != "" {
 { print }
 END { print dropped + 0 > out }
 AWK
-TRACE_OUT="|$AWK -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -f $D/noise.awk >$D/trace"
+TRACE_OUT="|$AWK -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -v clockfile=$CLOCK_FILE -f $D/noise.awk >$D/trace"
 
 note "started $(date +%s.%N)"
 # The witness run's outside observer (watch.py: inotify on the decoys and
@@ -181,11 +202,11 @@ exec 3<&0
 if [ "$NOTRACE" = 1 ]; then
 	# Benchmark baseline only: the same sandbox without the tracer.
 	: >"$D/trace"
-	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$@"
+	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$CLOCK_CACHE" "$@"
 	as_user "$@" <&3 3<&- &
 else
 	PATH="$SERVER_PATH" "$STRACE" -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
-		-o "$TRACE_OUT" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -u "$U" -- "$@" <&3 3<&- &
+		-o "$TRACE_OUT" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -E "$CLOCK_CACHE" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!
 exec 0</dev/null 3<&-

@@ -109,9 +109,11 @@ type Spec struct {
 	// server's lifetime: decoy opens and reads, programs opened in the bin
 	// directories (Artifacts.Watch).
 	Watch bool
-	// ClockRate, above 1, runs the server's clocks and waits that many
-	// times faster than real time (the clock shim, libfaketime); the
-	// entrypoint notes "clock RATE" or "clock-unavailable" in the status.
+	// ClockRate, above 1, lets the server's clocks and waits run that
+	// many times faster than real time (the clock shim, libfaketime) once
+	// Run.FastClock is called; until then they run in real time. The
+	// entrypoint notes "clock RATE" or "clock-unavailable" in the status,
+	// and "clock-fast TIME" when the fast phase began.
 	ClockRate int
 	// Install, when set, runs lifecycle scripts under the tracer before the
 	// server starts (phase "install").
@@ -169,3 +171,8 @@ func (l Limits) withDefaults() Limits {
 	}
 	return d
 }
+
+// ClockCacheDuration is how long the server's libfaketime keeps the rate it
+// read (FAKETIME_CACHE_DURATION in entry.sh). It compares whole seconds, so
+// a new rate applies up to twice this long after Run.FastClock.
+const ClockCacheDuration = time.Second
