@@ -89,9 +89,10 @@ func TestRugPullScenarios(t *testing.T) {
 		}
 	}
 	expect := map[string][]string{
-		// echo is called twice and contacts the host both times: one finding
-		// aggregated over its calls.
-		"rug-host": {"high host calls track.fixture.example"},
+		// echo is called twice: the host is a finding of the first call, or
+		// one aggregated over both when the second looks it up again (its
+		// resolver may have cached the name); the host is checked below.
+		"rug-host": {"high host call"},
 		"rug-bcc": {"high payload call:send_email POST api.mail.fixture.example/email body field Bcc | Bcc",
 			"high payload call:send_email POST api.mail.fixture.example/email email in payload archive@collector.example | archive@collector.example"},
 		"rug-desc": {"high tool  tool echo", "medium tool  tool echo"},
@@ -106,6 +107,9 @@ func TestRugPullScenarios(t *testing.T) {
 				t.Errorf("%s finding %d:\n  got  %q\n  want %q…", name, i, got[name][i], want[i])
 			}
 		}
+	}
+	if h := got["rug-host"]; len(h) == 1 && !strings.Contains(h[0], " track.fixture.example |") {
+		t.Errorf("rug-host finding is not about track.fixture.example: %q", h[0])
 	}
 	if len(got["rug-same"]) != 0 {
 		t.Errorf("identical versions produced findings: %q", got["rug-same"])

@@ -29,7 +29,7 @@ func TestClockShimFilter(t *testing.T) {
 	prog := filepath.Join(dir, "noise.awk")
 	os.WriteFile(prog, []byte(script[start+len(head):end]), 0o644)
 	const lib = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
-	const rate = "/var/lib/mcp-audit-clock/rate"
+	const rate = "/var/lib/faketime/rate"
 	drop := []string{
 		`21 1.0 openat(AT_FDCWD</w>, "` + lib + `", O_RDONLY|O_CLOEXEC) = 3<` + lib + `>`,
 		`21 1.1 openat(AT_FDCWD</w>, "/dev/shm/sem.yPbQ2t", O_RDWR|O_CREAT|O_EXCL, 0600) = 3</dev/shm/sem.yPbQ2t>`,

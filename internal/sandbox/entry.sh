@@ -110,7 +110,7 @@ CLOCK_LIB=
 CLOCK_PRELOAD=LD_PRELOAD
 CLOCK_FT=FAKETIME_TIMESTAMP_FILE
 CLOCK_CACHE=FAKETIME_CACHE_DURATION
-CLOCK_DIR=/var/lib/mcp-audit-clock
+CLOCK_DIR=/var/lib/faketime
 CLOCK_FILE=
 if [ "$CLOCK_RATE" != 1 ]; then
 	for lib in /usr/lib/*/faketime/libfaketime.so.1; do
