@@ -18,6 +18,34 @@ import (
 // does not have, or when it is the package's first: the check would
 // otherwise compare the new version with itself and see nothing new.
 func baselineChanges(ws, base string, head *config.Config, baseDir string) []policyChange {
+	var changes []policyChange
+	for _, b := range baselinesAtHead(ws, base, head) {
+		c := policyChange{Setting: "baseline", To: b.file, Loosens: true}
+		if b.man == nil {
+			c.From = "(not a manifest)"
+			changes = append(changes, c)
+			continue
+		}
+		if s := head.ServerForPackage(b.man.Target.Name); s != nil {
+			c.Server, c.Line = s.Name, s.Line
+		}
+		c.From, c.Loosens = newBehavior(baseDir, b.man)
+		changes = append(changes, c)
+	}
+	return changes
+}
+
+// changedBaseline is a baseline file the pull request adds or rewrites,
+// as of HEAD; man is nil when the file is not a manifest.
+type changedBaseline struct {
+	file string
+	man  *m.Manifest
+}
+
+// baselinesAtHead lists the baseline files added or modified since base,
+// each read at HEAD: the one walk the loosening check and the
+// accepted-risk check share.
+func baselinesAtHead(ws, base string, head *config.Config) []changedBaseline {
 	headRel, err := filepath.Rel(ws, head.BaselineDir())
 	if err != nil {
 		return nil
@@ -26,7 +54,7 @@ func baselineChanges(ws, base string, head *config.Config, baseDir string) []pol
 	if err != nil {
 		return nil
 	}
-	var changes []policyChange
+	var bs []changedBaseline
 	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if !strings.HasSuffix(f, ".json") {
 			continue
@@ -35,20 +63,13 @@ func baselineChanges(ws, base string, head *config.Config, baseDir string) []pol
 		if err != nil {
 			continue
 		}
-		c := policyChange{Setting: "baseline", To: f, Loosens: true}
-		man, err := m.Decode(data)
-		if err != nil {
-			c.From = "(not a manifest)"
-			changes = append(changes, c)
-			continue
+		b := changedBaseline{file: f}
+		if man, err := m.Decode(data); err == nil {
+			b.man = man
 		}
-		if s := head.ServerForPackage(man.Target.Name); s != nil {
-			c.Server, c.Line = s.Name, s.Line
-		}
-		c.From, c.Loosens = newBehavior(baseDir, man)
-		changes = append(changes, c)
+		bs = append(bs, b)
 	}
-	return changes
+	return bs
 }
 
 // newBehavior compares a baseline with the base's newest of its package:

@@ -1,7 +1,6 @@
 package action
 
 import (
-	"path/filepath"
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -26,29 +25,16 @@ type riskyBaseline struct {
 // acceptedRiskBaselines lists the baselines changed since base whose HEAD
 // content records an accepted risk.
 func acceptedRiskBaselines(ws, base string, head *config.Config) []riskyBaseline {
-	baseRel, _ := filepath.Rel(ws, head.BaselineDir())
-	out, err := git(ws, "diff", "--name-only", "--diff-filter=AM", base, "HEAD", "--", filepath.ToSlash(baseRel))
-	if err != nil {
-		return nil
-	}
 	var risky []riskyBaseline
-	for _, f := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if !strings.HasSuffix(f, ".json") {
+	for _, b := range baselinesAtHead(ws, base, head) {
+		if b.man == nil || b.man.AcceptedRisk == nil {
 			continue
 		}
-		data, err := git(ws, "show", "HEAD:"+f)
-		if err != nil {
-			continue
-		}
-		man, err := m.Decode(data)
-		if err != nil || man.AcceptedRisk == nil {
-			continue
-		}
-		name := man.Target.Name
-		if s := head.ServerForPackage(man.Target.Name); s != nil {
+		name := b.man.Target.Name
+		if s := head.ServerForPackage(name); s != nil {
 			name = s.Name
 		}
-		risky = append(risky, riskyBaseline{server: name, file: f, risk: man.AcceptedRisk})
+		risky = append(risky, riskyBaseline{server: name, file: b.file, risk: b.man.AcceptedRisk})
 	}
 	return risky
 }
