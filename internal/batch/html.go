@@ -108,7 +108,7 @@ func htmlReport(es []entry, now string, profiles map[string][]link) ([]byte, err
 // and invisible characters would still repaint a host name.
 func serverOf(e entry, profiles []link) *serverView {
 	s := &serverView{Server: line(e.Server), Target: line(shownTarget(e.Target)), Version: line(e.Version),
-		Reason: textsafe.OneLine(e.Reason, 600), Verdict: e.Verdict, Status: e.Outcome, rank: rankOf(e.Findings),
+		Reason: textsafe.OneLine(e.Reason, 600), Verdict: line(e.Verdict), Status: line(e.Outcome), rank: rankOf(e.Findings),
 		Cells: matrixRow(e.Findings)}
 	if e.Status == StatusFailed {
 		s.Status = "not audited"
