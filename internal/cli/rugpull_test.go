@@ -38,8 +38,10 @@ func TestRugPullScenarios(t *testing.T) {
 	cfgPath := filepath.Join(dir, "mcp-audit.yml")
 	os.WriteFile(cfgPath, []byte(cfg.String()), 0o644)
 	reg.Use(t)
+	var errb bytes.Buffer
 	run := func(args ...string) (string, int) {
-		var out, errb bytes.Buffer
+		var out bytes.Buffer
+		errb.Reset()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()
 		code := Run(ctx, args, nil, &out, &errb, os.Getenv)
@@ -53,7 +55,7 @@ func TestRugPullScenarios(t *testing.T) {
 	for name := range scenarios {
 		out, code := run("baseline", "update", "--config", cfgPath, "--server", name, "--version", "1.0.0")
 		if code != 0 || !strings.Contains(out, filepath.Join("npm", name, "1.0.0.json")) {
-			t.Fatalf("baseline update %s: %d %s", name, code, out)
+			t.Fatalf("baseline update %s: %d %s%s", name, code, out, errb.String())
 		}
 	}
 	// Discovery finds 1.0.1 of each.

@@ -33,8 +33,8 @@ unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_A
 unset MCP_AUDIT_CLOCK_RATE
 # An OCI image brings none of the programs used here: mcp-audit's own come
 # from MCP_AUDIT_TOOLS (see sandbox/oci.go). The server keeps its PATH.
-SERVER_PATH="$PATH" STRACE=strace AWK=awk
-if [ -n "${MCP_AUDIT_TOOLS:-}" ]; then
+SERVER_PATH="$PATH" STRACE=strace AWK=awk TOOLS="${MCP_AUDIT_TOOLS:-}"
+if [ -n "$TOOLS" ]; then
 	PATH="$MCP_AUDIT_TOOLS:$PATH" STRACE="$MCP_AUDIT_TOOLS/strace" AWK="$MCP_AUDIT_TOOLS/awk"
 fi
 unset MCP_AUDIT_TOOLS
@@ -74,6 +74,16 @@ trap stop TERM INT
 # A last resort if the host side goes away: end the run after the deadline.
 (sleep "$WATCHDOG" && kill -TERM 1) >/dev/null 2>&1 </dev/null &
 dog=$!
+# dog_sleeping: the watchdog's subshell forks its sleep asynchronously;
+# true once that child runs a program other than this shell (its sleep
+# has been executed). Builtins only.
+dog_sleeping() {
+	for st in /proc/[0-9]*/stat; do
+		read -r _ _ _ ppid _ <"$st" 2>/dev/null || continue
+		[ "$ppid" = "$dog" ] && [ -e "${st%/stat}/exe" ] && ! [ "${st%/stat}/exe" -ef /proc/$$/exe ] && return 0
+	done
+	return 1
+}
 
 if [ -n "$INSTALL_DIR" ]; then
 	# Install phase: the package's lifecycle scripts, traced, as the
@@ -190,6 +200,11 @@ note "started $(date +%s.%N)"
 # would be a program it sees.
 wpid=
 if [ "$NOTRACE" = 1 ] && [ -f "$D/watch.py" ]; then
+	# The watchdog's sleep must have been executed before the watcher
+	# starts: a late exec would be a program only the witness run "ran"
+	# (the OCI toolbox is outside the watched directories).
+	i=0
+	[ -n "$TOOLS" ] || until dog_sleeping || [ "$i" -ge 6000 ]; do i=$((i + 1)); done
 	python3 - "$D/watch" "$D/watch.ready" $CANARIES <"$D/watch.py" >/dev/null 2>"$D/watch.err" &
 	wpid=$!
 	i=0
