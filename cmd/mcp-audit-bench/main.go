@@ -29,7 +29,7 @@ func main() {
 	runs := flag.Int("runs", 7, "runs per measurement")
 	exercise := flag.String("exercise", "npm:@modelcontextprotocol/server-everything", "server to exercise end to end (empty: skip)")
 	batchN := flag.Int("batch", 20, "servers in the --jobs 1 vs --jobs N batch comparison (0: skip)")
-	only := flag.String("only", "", "run one measurement only: init, sink, start, witness, exercise, analysis or batch")
+	only := flag.String("only", "", "run one measurement only: init, sink, start, witness, exercise, analysis, clock or batch")
 	fixture := flag.String("fixture", "testdata/fixtures/fixture-server", "fixture server directory for the batch comparison")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -60,9 +60,11 @@ func one(ctx context.Context, d audit.Deps, name string, o bench.Options) error 
 		return bench.AnalysisCost(ctx, w, o.Self)
 	case "batch":
 		return bench.BatchScaling(ctx, w, d, o)
+	case "clock":
+		return bench.ClockCost(ctx, w, d, o.Fixture, o.Runs)
 	case "init", "sink", "start", "witness":
 	default:
-		return fmt.Errorf("-only %q: want init, sink, start, witness, exercise, analysis or batch", name)
+		return fmt.Errorf("-only %q: want init, sink, start, witness, exercise, analysis, clock or batch", name)
 	}
 	pinned, err := bench.Pin(ctx, d, o.Server)
 	if err != nil {

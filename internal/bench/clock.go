@@ -10,6 +10,11 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
+// ClockCost is clockCost on its own (mcp-audit-bench -only clock).
+func ClockCost(ctx context.Context, w io.Writer, d audit.Deps, fixture string, runs int) error {
+	return clockCost(ctx, w, d, fixture, max(3, runs/2))
+}
+
 // clockCost measures the clock shim on a clean server (the fixture with no
 // bad mode, sinkhole, every tool called, default idle settings): audits
 // with the shim and without it (--clock-rate 1), alternating, and the
