@@ -179,33 +179,27 @@ func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
 	final := filepath.Join(f.CacheDir, "installs", "npm-"+hashString(v.Dist.Integrity))
 	pkg := &Package{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity, Root: final,
 		Dir: path.Join("node_modules", s.Name)}
-	if f.complete(final) {
-		pkg.Cached = true
-		return pkg, f.readManifest(pkg)
-	}
-	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "npm-*")
+	pkg.Cached, err = f.installOnce(final, "npm", func(stage string) error {
+		if err := checkFetchable(s.Name+"@"+v.Version, v.Dependencies); err != nil {
+			return err
+		}
+		pj, _ := json.Marshal(map[string]any{"name": "mcp-audit-install", "private": true,
+			"dependencies": map[string]string{s.Name: v.Version}})
+		if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
+			return err
+		}
+		f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored", "where", "install container")
+		if err := f.npmInstall(ctx, stage); err != nil {
+			return err
+		}
+		// The lockfile records what npm verified; it must be the tarball
+		// the registry advertised.
+		if got := lockIntegrity(stage, pkg.Dir); got != "" && got != v.Dist.Integrity {
+			return fmt.Errorf("integrity mismatch for %s@%s: registry %s, installed %s", s.Name, v.Version, v.Dist.Integrity, got)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(stage)
-	pj, _ := json.Marshal(map[string]any{"name": "mcp-audit-install", "private": true,
-		"dependencies": map[string]string{s.Name: v.Version}})
-	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
-		return nil, err
-	}
-	if err := checkFetchable(s.Name+"@"+v.Version, v.Dependencies); err != nil {
-		return nil, err
-	}
-	f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored", "where", "install container")
-	if err := f.npmInstall(ctx, stage); err != nil {
-		return nil, err
-	}
-	// The lockfile records what npm verified; it must be the tarball the
-	// registry advertised.
-	if got := lockIntegrity(stage, pkg.Dir); got != "" && got != v.Dist.Integrity {
-		return nil, fmt.Errorf("integrity mismatch for %s@%s: registry %s, installed %s", s.Name, v.Version, v.Dist.Integrity, got)
-	}
-	if err := f.commit(stage, final); err != nil {
 		return nil, err
 	}
 	return pkg, f.readManifest(pkg)
@@ -230,6 +224,24 @@ func lockIntegrity(root, dir string) string {
 func (f *Fetcher) complete(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, ".mcp-audit-complete"))
 	return err == nil
+}
+
+// installOnce fills the cache entry final once: when it is complete it
+// reports cached; otherwise build fills a fresh stage, which is committed
+// to final.
+func (f *Fetcher) installOnce(final, prefix string, build func(stage string) error) (cached bool, err error) {
+	if f.complete(final) {
+		return true, nil
+	}
+	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), prefix+"-*")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(stage)
+	if err := build(stage); err != nil {
+		return false, err
+	}
+	return false, f.commit(stage, final)
 }
 
 // commit moves a finished stage into place atomically. If another audit
@@ -311,25 +323,17 @@ func (f *Fetcher) fetchDir(ctx context.Context, dir string) (*Package, error) {
 		return pkg, nil
 	}
 	pkg.Root = final
-	if f.complete(final) {
-		pkg.Cached = true
-		return pkg, nil
-	}
-	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "dir-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(stage)
-	if err := copyTree(abs, filepath.Join(stage, pkg.Dir), true); err != nil {
-		return nil, err
-	}
-	if needsInstall {
-		f.log().Info("installing dependencies", "package", name, "scripts", "ignored")
-		if err := f.npmInstall(ctx, filepath.Join(stage, pkg.Dir)); err != nil {
-			return nil, err
+	pkg.Cached, err = f.installOnce(final, "dir", func(stage string) error {
+		if err := copyTree(abs, filepath.Join(stage, pkg.Dir), true); err != nil {
+			return err
 		}
-	}
-	if err := f.commit(stage, final); err != nil {
+		if !needsInstall {
+			return nil
+		}
+		f.log().Info("installing dependencies", "package", name, "scripts", "ignored")
+		return f.npmInstall(ctx, filepath.Join(stage, pkg.Dir))
+	})
+	if err != nil {
 		return nil, err
 	}
 	return pkg, nil

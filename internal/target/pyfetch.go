@@ -90,19 +90,9 @@ func (f *Fetcher) fetchPython(ctx context.Context, s Spec) (*Package, error) {
 		d.Build = PySource + "/" + sourceName(kind)
 	}
 	pkg.Manifest = d.packageJSON()
-	if f.complete(final) {
-		pkg.Cached = true
-		return pkg, f.readInstalledScripts(pkg)
-	}
-	stage, err := os.MkdirTemp(filepath.Join(f.CacheDir, "tmp"), "py-*")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(stage)
-	if err := f.stagePython(ctx, stage, kind, file, d); err != nil {
-		return nil, err
-	}
-	if err := f.commit(stage, final); err != nil {
+	if pkg.Cached, err = f.installOnce(final, "py", func(stage string) error {
+		return f.stagePython(ctx, stage, kind, file, d)
+	}); err != nil {
 		return nil, err
 	}
 	return pkg, f.readInstalledScripts(pkg)
