@@ -1,10 +1,7 @@
 package audit_test
 
 import (
-	"archive/tar"
-	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,32 +40,15 @@ func buildOCIFixture(t *testing.T, tag string, modes ...string) {
 		quoted = append(quoted, `"`+md+`"`)
 	}
 	df := strings.NewReplacer("%BASE%", base, "%CMD%", strings.Join(quoted, ", ")).Replace(ociFixtureDockerfile)
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	add := func(name string, b []byte) {
-		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(b))})
-		tw.Write(b)
-	}
-	add("Dockerfile", []byte(df))
+	files := []sandbox.TarFile{{Path: "Dockerfile", Mode: 0o644, Content: []byte(df)}}
 	for _, f := range []string{"server.js", "http-mode.js", "package.json"} {
 		b, err := os.ReadFile(filepath.Join(fixture, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		add(f, b)
+		files = append(files, sandbox.TarFile{Path: f, Mode: 0o644, Content: b})
 	}
-	tw.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := eng.ImageBuild(ctx, &buf, client.ImageBuildOptions{Tags: []string{tag}, Remove: true, ForceRemove: true, NetworkMode: "none"})
-	if err != nil {
-		t.Fatalf("building %s: %v", tag, err)
-	}
-	out, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if bytes.Contains(out, []byte(`"error"`)) {
-		t.Fatalf("building %s: %s", tag, out)
-	}
+	testenv.BuildImage(t, tag, files)
 	t.Cleanup(func() { removeOCIFixture(eng, tag) })
 }
 

@@ -1,8 +1,6 @@
 package sandbox_test
 
 import (
-	"archive/tar"
-	"bytes"
 	"context"
 	"io"
 	"strings"
@@ -29,7 +27,7 @@ func TestWatcherSeesOnlyTheServer(t *testing.T) {
 	sb := &sandbox.Sandbox{Engine: eng}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	img := slowSleepImage(ctx, t, eng)
+	img := slowSleepImage(t, eng)
 	run, err := sb.Start(ctx, sandbox.Spec{
 		Image: img, User: "dev", UID: 1000, Home: "/home/dev", Workdir: "/home/dev/workspace",
 		Cmd:         []string{"node", "-e", "setTimeout(() => {}, 2000)"},
@@ -68,27 +66,13 @@ func TestWatcherSeesOnlyTheServer(t *testing.T) {
 // slowSleepImage is the sandbox image with /opt/slow/sleep, which busies
 // itself for about half a second (shell builtins: nothing in a watched
 // directory) before it executes the real sleep.
-func slowSleepImage(ctx context.Context, t *testing.T, eng *client.Client) string {
+func slowSleepImage(t *testing.T, eng *client.Client) string {
 	t.Helper()
 	tag := "mcp-audit-test-slowsleep:" + strings.ToLower(t.Name())
-	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	add := func(name string, mode int64, b string) {
-		tw.WriteHeader(&tar.Header{Name: name, Mode: mode, Size: int64(len(b))})
-		tw.Write([]byte(b))
-	}
-	add("Dockerfile", 0o644, "FROM "+testenv.Image(t)+"\nCOPY sleep /opt/slow/sleep\n")
-	add("sleep", 0o755, "#!/bin/sh\ni=0\nwhile [ $i -lt 400000 ]; do i=$((i + 1)); done\nexec /usr/bin/sleep \"$@\"\n")
-	tw.Close()
-	res, err := eng.ImageBuild(ctx, &buf, client.ImageBuildOptions{Tags: []string{tag}, Remove: true, ForceRemove: true, NetworkMode: "none"})
-	if err != nil {
-		t.Fatalf("building %s: %v", tag, err)
-	}
-	out, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if bytes.Contains(out, []byte(`"error"`)) {
-		t.Fatalf("building %s: %s", tag, out)
-	}
+	testenv.BuildImage(t, tag, []sandbox.TarFile{
+		{Path: "Dockerfile", Mode: 0o644, Content: []byte("FROM " + testenv.Image(t) + "\nCOPY sleep /opt/slow/sleep\n")},
+		{Path: "sleep", Mode: 0o755, Content: []byte("#!/bin/sh\ni=0\nwhile [ $i -lt 400000 ]; do i=$((i + 1)); done\nexec /usr/bin/sleep \"$@\"\n")},
+	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
