@@ -22,16 +22,28 @@ import (
 // local sandbox image (no pull), without strace or any other program the
 // audit's entrypoint uses: mcp-audit must bring its own.
 const ociFixtureDockerfile = `FROM %BASE%
+LABEL mcp-audit.test-fixture=%TAG%
 RUN rm -f /usr/bin/strace /usr/bin/setpriv /usr/bin/tar /usr/bin/find /usr/bin/mawk /usr/bin/awk /etc/alternatives/awk
+%NOSHELL%
 COPY server.js http-mode.js package.json /srv/fixture/
 WORKDIR /srv/fixture
 ENTRYPOINT ["node", "/srv/fixture/server.js"]
 CMD [%CMD%]
 `
 
+// noShell removes every shell, and mkfifo, as a distroless image has
+// none (exec form: there is no shell to run it).
+const noShell = `RUN ["/usr/bin/rm", "-f", "/usr/bin/sh", "/usr/bin/dash", "/usr/bin/bash", "/usr/bin/rbash", "/usr/bin/mkfifo"]`
+
 // buildOCIFixture builds tag with the fixture's modes as its CMD and
 // removes it, and the audit's cached layers on it, after the test.
 func buildOCIFixture(t *testing.T, tag string, modes ...string) {
+	t.Helper()
+	buildOCIImage(t, tag, "", modes...)
+}
+
+// buildOCIImage is buildOCIFixture with extra Dockerfile lines.
+func buildOCIImage(t *testing.T, tag, extra string, modes ...string) {
 	t.Helper()
 	eng := testenv.Engine(t)
 	base := testenv.Image(t)
@@ -39,7 +51,9 @@ func buildOCIFixture(t *testing.T, tag string, modes ...string) {
 	for _, md := range modes {
 		quoted = append(quoted, `"`+md+`"`)
 	}
-	df := strings.NewReplacer("%BASE%", base, "%CMD%", strings.Join(quoted, ", ")).Replace(ociFixtureDockerfile)
+	// The label makes every tag its own image: tests run side by side,
+	// and each removes its image by id.
+	df := strings.NewReplacer("%BASE%", base, "%TAG%", tag, "%NOSHELL%", extra, "%CMD%", strings.Join(quoted, ", ")).Replace(ociFixtureDockerfile)
 	files := []sandbox.TarFile{{Path: "Dockerfile", Mode: 0o644, Content: []byte(df)}}
 	for _, f := range []string{"server.js", "http-mode.js", "package.json"} {
 		b, err := os.ReadFile(filepath.Join(fixture, f))
@@ -121,6 +135,36 @@ func TestOCIImage(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(man.Target.Entry, " "), sandbox.ToolsDir) {
 		t.Errorf("entry shows the tools: %q", man.Target.Entry)
+	}
+}
+
+// TestOCIDistroless audits an image without any shell (distroless): the
+// entrypoint runs on the bundled one, and the trace reaches its filter
+// through a named pipe (strace's "-o |command" needs the image's
+// /bin/sh; before, the audit ended without a trace).
+func TestOCIDistroless(t *testing.T) {
+	const tag = "mcp-audit-ocihttp-fixture:distroless"
+	buildOCIImage(t, tag, noShell, "read-credentials", "post-fetch")
+	man := run(t, audit.Options{Target: "oci:" + tag, Calls: audit.CallsNone})
+	if man.Outcome.Status != m.StatusOK {
+		t.Fatalf("outcome %+v\nnotes %q", man.Outcome, man.Run.Notes)
+	}
+	st := man.PhaseByName(m.PhaseStartup)
+	if st == nil {
+		t.Fatal("no startup phase")
+	}
+	var keys []string
+	for k := range canaryHits(st) {
+		keys = append(keys, k)
+	}
+	joined := strings.Join(keys, "\n")
+	for _, want := range []string{"file:~/.ssh/id_rsa", "env:GITHUB_TOKEN sent https POST api.fixture.example/v1/send"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no canary hit %q in\n%s", want, joined)
+		}
+	}
+	if !hasFinding(findings(man), policy.KindCanary, policy.Critical, "") {
+		t.Errorf("no critical canary finding: %+v", findings(man))
 	}
 }
 

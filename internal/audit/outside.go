@@ -139,7 +139,11 @@ func isHomeNoise(p string) bool {
 	return slices.ContainsFunc(homeNoise, func(n string) bool { return p == n || strings.HasPrefix(p, n+"/") })
 }
 
-// tracedPrograms are the programs the traced run executed or tried to.
+// tracedPrograms are the programs the traced run executed or tried to,
+// by its trace and by its own file watcher: the watcher also sees what no
+// trace shows, a script's interpreter (the kernel opens it: "npm" runs
+// /usr/bin/env), so the witness run's programs are compared like with
+// like. The entrypoint's own programs are left out.
 func tracedPrograms(r *Result) map[string]bool {
 	out := map[string]bool{}
 	for _, ph := range r.Manifest.Phases {
@@ -147,5 +151,18 @@ func tracedPrograms(r *Result) map[string]bool {
 			out[path.Clean(pr.Path)] = true
 		}
 	}
+	for _, names := range r.outside.execs {
+		if tracedPlumbing[names[0]] {
+			continue
+		}
+		for _, n := range names {
+			out[n] = true
+		}
+	}
 	return out
 }
+
+// tracedPlumbing are the programs the traced run's entrypoint opens while
+// its watcher runs (by resolved path): the tracer, and the clock switch's
+// chmod, mv and date.
+var tracedPlumbing = map[string]bool{"/usr/bin/strace": true, "/usr/bin/chmod": true, "/usr/bin/mv": true, "/usr/bin/date": true}

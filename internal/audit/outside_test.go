@@ -40,6 +40,25 @@ func TestOutsideDifferences(t *testing.T) {
 	}
 }
 
+// TestTracedProgramsByWatcher: what the traced run's own watcher saw (a
+// script's interpreter) counts as the traced run's, but not its
+// entrypoint's programs.
+func TestTracedProgramsByWatcher(t *testing.T) {
+	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
+	seg := &segment{art: &sandbox.Artifacts{Watch: []string{
+		"exec 1 /usr/bin/env /bin/env", "exec 1 /usr/bin/strace /bin/strace", "exec 1 /usr/bin/date /bin/date",
+	}}}
+	r := &Result{Manifest: &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Processes: []m.Process{{Path: "/usr/local/bin/npm"}}}}},
+		outside: outsideOf([]*segment{seg}, l)}
+	got := tracedPrograms(r)
+	for p, want := range map[string]bool{"/usr/local/bin/npm": true, "/usr/bin/env": true, "/bin/env": true,
+		"/usr/bin/strace": false, "/usr/bin/date": false, "/bin/date": false} {
+		if got[p] != want {
+			t.Errorf("tracedPrograms[%s] = %v, want %v", p, got[p], want)
+		}
+	}
+}
+
 func TestWatchReads(t *testing.T) {
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
 	atime := []classify.WitnessRead{{Path: "~/.ssh/id_rsa"}}

@@ -28,6 +28,7 @@ func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*R
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 	}
+	p.Spec.Watch = true // the programs it opened, seen like the witness's
 	t0 := time.Now()
 	type outcome struct {
 		res *Result

@@ -42,6 +42,12 @@ func TestWitnessOutsideSubjects(t *testing.T) {
 		{"ip", "connection tcp 198.51.100.7:4444 other"},
 		{"bashrc", "home file ~/.bashrc changed"},
 		{"exec", "process /usr/bin/dash"},
+		// A script's interpreter: the trace shows the script, only the
+		// file watchers show the interpreter the kernel opened (a clean
+		// server running npm, chrome-devtools-mcp, got a critical
+		// anti-analysis finding before the traced run had a watcher too).
+		{"envscript", "process /usr/bin/env"},
+		{"shscript", "process /usr/bin/dash"},
 	} {
 		t.Run("untraced-"+tc.what, func(t *testing.T) {
 			man := reviewRun(t, "untraced-"+tc.what)

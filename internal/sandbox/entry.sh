@@ -74,13 +74,14 @@ trap stop TERM INT
 # A last resort if the host side goes away: end the run after the deadline.
 (sleep "$WATCHDOG" && kill -TERM 1) >/dev/null 2>&1 </dev/null &
 dog=$!
-# dog_sleeping: the watchdog's subshell forks its sleep asynchronously;
-# true once that child runs a program other than this shell (its sleep
-# has been executed). Builtins only.
-dog_sleeping() {
+# execd PID: that process runs a program other than this shell (it has
+# been executed). execd_child PID: so does a child of PID. Builtins only:
+# the file watcher must not see the entrypoint's own programs start late.
+execd() { [ -e "/proc/$1/exe" ] && ! [ "/proc/$1/exe" -ef /proc/$$/exe ]; }
+execd_child() {
 	for st in /proc/[0-9]*/stat; do
-		read -r _ _ _ ppid _ <"$st" 2>/dev/null || continue
-		[ "$ppid" = "$dog" ] && [ -e "${st%/stat}/exe" ] && ! [ "${st%/stat}/exe" -ef /proc/$$/exe ] && return 0
+		read -r kid _ _ ppid _ <"$st" 2>/dev/null || continue
+		[ "$ppid" = "$1" ] && execd "$kid" && return 0
 	done
 	return 1
 }
@@ -191,21 +192,37 @@ shim != "" {
 { print }
 END { print dropped + 0 > out }
 AWK
-TRACE_OUT="|$AWK -v keep=${NOISE_KEEP:-20000} -v out=$D/noise -v shim=$CLOCK_LIB -v clockfile=$CLOCK_FILE -f $D/noise.awk >$D/trace"
+# strace writes the trace into a named pipe that the filter reads, not
+# through "-o |command", which strace starts with /bin/sh: an image may
+# have none (distroless).
+TRACE_PIPE="$D/trace.pipe"
 
 note "started $(date +%s.%N)"
-# The witness run's outside observer (watch.py: inotify on the decoys and
-# the bin directories, as root, no tracer); stopped before the entrypoint
-# runs any program of its own again. The wait is a builtin loop: a sleep
-# would be a program it sees.
+# The traced run's filter reads the trace from the pipe (its file operand:
+# awk opens it after it has been executed, so it can be waited for).
+fpid=
+if [ "$NOTRACE" != 1 ]; then
+	rm -f "$TRACE_PIPE"
+	mkfifo -m 0600 "$TRACE_PIPE" || note "trace-pipe-failed"
+	"$AWK" -v keep="${NOISE_KEEP:-20000}" -v out="$D/noise" -v shim="$CLOCK_LIB" -v clockfile="$CLOCK_FILE" \
+		-f "$D/noise.awk" "$TRACE_PIPE" >"$D/trace" &
+	fpid=$!
+fi
+# The outside observer (watch.py: inotify on the bin directories, and in
+# the witness run on the decoys; as root, not tracing). The witness run
+# compares what it saw with what the traced run's saw: like with like, so
+# a script's interpreter (the kernel opens it, no trace shows it) is no
+# difference. Started once the entrypoint's background programs (the
+# watchdog's sleep, the filter) have been executed; stopped before it runs
+# any program of its own again but the tracer and the clock switch. The
+# waits are builtin loops: a sleep would be a program it sees.
 wpid=
-if [ "$NOTRACE" = 1 ] && [ -f "$D/watch.py" ]; then
-	# The watchdog's sleep must have been executed before the watcher
-	# starts: a late exec would be a program only the witness run "ran"
-	# (the OCI toolbox is outside the watched directories).
+if [ -f "$D/watch.py" ]; then
 	i=0
-	[ -n "$TOOLS" ] || until dog_sleeping || [ "$i" -ge 6000 ]; do i=$((i + 1)); done
-	python3 - "$D/watch" "$D/watch.ready" $CANARIES <"$D/watch.py" >/dev/null 2>"$D/watch.err" &
+	[ -n "$TOOLS" ] || until { execd_child "$dog" && { [ -z "$fpid" ] || execd "$fpid"; }; } || [ "$i" -ge 6000 ]; do i=$((i + 1)); done
+	decoys=
+	[ "$NOTRACE" = 1 ] && decoys="$CANARIES"
+	python3 - "$D/watch" "$D/watch.ready" $decoys <"$D/watch.py" >/dev/null 2>"$D/watch.err" &
 	wpid=$!
 	i=0
 	while [ ! -e "$D/watch.ready" ] && [ "$i" -lt 2000000 ] && kill -0 "$wpid" 2>/dev/null; do i=$((i + 1)); done
@@ -221,7 +238,7 @@ if [ "$NOTRACE" = 1 ]; then
 	as_user "$@" <&3 3<&- &
 else
 	PATH="$SERVER_PATH" "$STRACE" -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
-		-o "$TRACE_OUT" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -E "$CLOCK_CACHE" -u "$U" -- "$@" <&3 3<&- &
+		-o "$TRACE_PIPE" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -E "$CLOCK_CACHE" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!
 exec 0</dev/null 3<&-
@@ -235,6 +252,14 @@ done
 wait "$pid" 2>/dev/null
 r2=$?
 [ "$r2" -ne 127 ] && rc=$r2
+if [ -n "$fpid" ]; then
+	# The filter ends when the tracer has closed the pipe; opening it
+	# read-write (which never blocks) releases a filter still waiting for
+	# a tracer that never started.
+	: 4<>"$TRACE_PIPE"
+	wait "$fpid"
+	rm -f "$TRACE_PIPE"
+fi
 stop_watch
 note "exit $rc $(date +%s.%N)"
 [ -s "$D/noise" ] && [ "$(cat "$D/noise")" != 0 ] && note "noise-dropped $(cat "$D/noise")"

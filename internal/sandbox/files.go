@@ -62,7 +62,7 @@ func (s *Sandbox) copyIn(ctx context.Context, id string, spec Spec) error {
 	if spec.Resolv != "" {
 		files = append(files, TarFile{Path: resolvPath, Content: []byte(spec.Resolv), Mode: 0o600})
 	}
-	if spec.Watch && spec.NoTrace {
+	if spec.Watch {
 		files = append(files, TarFile{Path: watchPath, Content: watchScript, Mode: 0o600})
 	}
 	files = append(files, spec.Files...)

@@ -47,14 +47,14 @@ const (
 )
 
 // Tools are the programs entry.sh runs, by the name it runs them under.
-var Tools = []string{"awk", "cat", "date", "find", "head", "mkdir", "rm", "setpriv", "sh", "sleep", "stat", "strace", "tar"}
+var Tools = []string{"awk", "cat", "date", "find", "head", "mkdir", "mkfifo", "rm", "setpriv", "sh", "sleep", "stat", "strace", "tar"}
 
 // toolsScript collects the tools and their libraries from the sandbox image
 // into /out/tools (run in a throwaway container of that image).
 const toolsScript = `set -eu
 T=/out/tools
 mkdir -p "$T/bin" "$T/lib"
-for spec in awk:mawk cat:cat date:date find:find head:head mkdir:mkdir rm:rm setpriv:setpriv sh:dash sleep:sleep stat:stat strace:strace tar:tar; do
+for spec in awk:mawk cat:cat date:date find:find head:head mkdir:mkdir mkfifo:mkfifo rm:rm setpriv:setpriv sh:dash sleep:sleep stat:stat strace:strace tar:tar; do
 	name=${spec%%:*} prog=$(command -v "${spec#*:}")
 	cp -L "$prog" "$T/bin/$name"
 	ldd "$prog" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | while read -r lib; do cp -L "$lib" "$T/lib/"; done

@@ -105,9 +105,11 @@ type Spec struct {
 	// NoTrace runs the server without strace. Only the benchmark uses it,
 	// to measure the tracer's cost in an otherwise identical sandbox.
 	NoTrace bool
-	// Watch, with NoTrace, runs the outside observer (watch.py) for the
-	// server's lifetime: decoy opens and reads, programs opened in the bin
-	// directories (Artifacts.Watch).
+	// Watch runs the outside observer (watch.py) for the server's
+	// lifetime: programs opened in the bin directories and, with NoTrace,
+	// decoy opens and reads (Artifacts.Watch). The traced run of a
+	// witnessed audit has it too, so the programs both runs opened are
+	// compared like with like.
 	Watch bool
 	// ClockRate, above 1, lets the server's clocks and waits run that
 	// many times faster than real time (the clock shim, libfaketime) once
