@@ -43,7 +43,7 @@ var matrixCols = []matrixCol{
 	{"sensitive file", kindIn(policy.KindSensitive, policy.KindPersistence, policy.KindAIConfig, policy.KindSystemFile, policy.KindWrite)},
 	{"shell / process", kindIn(policy.KindShell, policy.KindProcess, policy.KindEscape)},
 	{"install script", func(f policy.Finding) bool { return f.Kind == policy.KindInstallScript || f.Phase == m.PhaseInstall }},
-	{"text aimed at the model", kindIn(policy.KindTool, policy.KindMessage)},
+	{"text aimed at the model, changed offers", kindIn(policy.KindTool, policy.KindMessage)},
 	{"other", func(policy.Finding) bool { return true }},
 }
 

@@ -84,7 +84,7 @@ func results(es []entry, now string) []byte {
 	g.canary.render(&b, "Canaries", "")
 	g.procs.render(&b, "Processes", "")
 	g.installs.render(&b, "Install scripts", "")
-	g.injections.render(&b, "Text aimed at the model", "")
+	g.injections.render(&b, "Text aimed at the model, and offers that changed", "Tool, prompt and resource text with instructions for the model, and items whose text changed or that were offered only after the calls (a session's own rug pull, or a server that adds what it creates).")
 	failures(&b, g.failed)
 	allServers(&b, es)
 	return b.Bytes()
@@ -189,7 +189,7 @@ func (g *gathered) headline(b *bytes.Buffer, servers int, now string) {
 	fmt.Fprintf(b, "* **%d** touched credential, private, shell-startup or AI-client files.\n", len(g.sensitive))
 	fmt.Fprintf(b, "* **%d** touched a canary they were not given (a planted fake credential).\n", len(g.canary))
 	fmt.Fprintf(b, "* **%d** started processes while running (**%d** during install scripts).\n", len(g.procs), len(g.installs))
-	fmt.Fprintf(b, "* **%d** offer tool or prompt text aimed at the model.\n", len(g.injections))
+	fmt.Fprintf(b, "* **%d** offer tool or prompt text aimed at the model, or changed what they offer during the session.\n", len(g.injections))
 	fmt.Fprintf(b, "* **%d** did not run normally or could not be audited (reasons below).\n", len(g.failed))
 }
 
