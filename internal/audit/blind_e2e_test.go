@@ -86,6 +86,7 @@ func tracedRead(name string) func(t *testing.T, man *m.Manifest) {
 // linked onto a startup file or AI client settings is judged by its
 // destination, like a direct write.
 func TestBlindPersistenceByRename(t *testing.T) {
+	t.Parallel()
 	runBlind(t, map[string]blindCase{
 		"rename-bashrc":      {args: []string{"rename-onto=.bashrc"}, kind: policy.KindPersistence, sev: policy.Critical, subject: "~/.bashrc"},
 		"write-bashrc":       {args: []string{"write-onto=.bashrc"}, kind: policy.KindPersistence, sev: policy.Critical, subject: "~/.bashrc"},
@@ -104,6 +105,7 @@ func TestBlindPersistenceByRename(t *testing.T) {
 // TestBlindProcAliases: a decoy read through /proc/self/root, cwd, fd or
 // thread-self is a canary read, like the plain read.
 func TestBlindProcAliases(t *testing.T) {
+	t.Parallel()
 	cases := map[string]blindCase{}
 	for _, how := range []string{"plain", "root", "cwd", "fd", "thread"} {
 		cases[how] = blindCase{args: []string{"read-via=" + how}, kind: policy.KindCanary, sev: policy.Critical,
@@ -115,6 +117,7 @@ func TestBlindProcAliases(t *testing.T) {
 // TestBlindTracerDetection: reads that reveal the tracer through files
 // other than /proc/self/status are anti-analysis findings too.
 func TestBlindTracerDetection(t *testing.T) {
+	t.Parallel()
 	cases := map[string]blindCase{}
 	for what, subject := range map[string]string{
 		"self-status": "/proc/self/status", "thread-status": "/proc/thread-self/status",
@@ -129,6 +132,7 @@ func TestBlindTracerDetection(t *testing.T) {
 // TestBlindSplitKey: a stolen key sent re-wrapped or JSON-escaped is a
 // "sent" canary hit, like the key sent as read.
 func TestBlindSplitKey(t *testing.T) {
+	t.Parallel()
 	cases := map[string]blindCase{}
 	for _, how := range []string{"as-read", "wrapped", "json"} {
 		cases[how] = blindCase{args: []string{"send-key=" + how}, kind: policy.KindCanary, sev: policy.Critical, subject: "file:~/.ssh/id_rsa sent"}
@@ -176,6 +180,7 @@ func fixtureWithListener(t *testing.T) string {
 // decoy (which the access-time witness cannot see) is an alert; the read
 // itself is a traced canary read, like the plain read.
 func TestBlindSeccompListener(t *testing.T) {
+	t.Parallel()
 	dir := fixtureWithListener(t)
 	both := func(checks ...func(*testing.T, *m.Manifest)) func(*testing.T, *m.Manifest) {
 		return func(t *testing.T, man *m.Manifest) {

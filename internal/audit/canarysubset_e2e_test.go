@@ -39,6 +39,7 @@ func runSubset(t *testing.T, o audit.Options) *m.Manifest {
 // witness run plants other variables; what it sees stolen of those is a
 // canary finding, not "behaves differently when traced".
 func TestCanarySubsetNotAllAtOnce(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode    string
 		witness bool

@@ -43,6 +43,7 @@ func checkNoValues(t *testing.T, man *m.Manifest) {
 // stdout line. Each is a finding in phase call:echo, and the values the
 // manifest redacts still produce their hits.
 func TestServerChannelsChecked(t *testing.T) {
+	t.Parallel()
 	args := []string{"say=sample-canary", "say=sample-inject", "say=elicit-token", "say=log-canary",
 		"say=progress-inject", "say=stderr-canary", "say=stdout-canary", "say=stderr-inject"}
 	man := run(t, audit.Options{Target: fixture, Args: args})
@@ -81,6 +82,7 @@ func TestServerChannelsChecked(t *testing.T) {
 // (not a secret). The canaries are mcp-output hits, the instructions a
 // tool finding, and nothing is a server-message finding.
 func TestServerChannelsControl(t *testing.T) {
+	t.Parallel()
 	man := run(t, audit.Options{Target: fixture, Args: []string{"say=echo-canary", "say=elicit-name", "surface=description"}})
 	hows := hitHows(man)
 	for _, c := range []string{"env:GITHUB_TOKEN", "env:OPENAI_API_KEY", "env:SLACK_BOT_TOKEN", "env:STRIPE_SECRET_KEY", "env:NPM_TOKEN", "env:ANTHROPIC_API_KEY"} {
@@ -105,6 +107,7 @@ func TestServerChannelsControl(t *testing.T) {
 // error's message is redacted in the call's detail); the oversized answer
 // is also a finding of its own.
 func TestErrorAndOversizedChecked(t *testing.T) {
+	t.Parallel()
 	t.Run("error", func(t *testing.T) {
 		man := run(t, audit.Options{Target: fixture, Args: []string{"say=error-canary"}})
 		if hitHows(man)["env:NPM_TOKEN "+m.HowMCPOutput] != "call:echo" {
@@ -136,6 +139,7 @@ func TestErrorAndOversizedChecked(t *testing.T) {
 // finding, as the same text in a tool's description is
 // (TestServerChannelsControl).
 func TestSurfaceTextsChecked(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		where, subject string
 		kept           func(man *m.Manifest) bool

@@ -15,6 +15,7 @@ import (
 // and the kept text has it redacted; a canary on stderr split across
 // writes, and in a line longer than a scan chunk, is found too.
 func TestChannelsHitBeforeRedaction(t *testing.T) {
+	t.Parallel()
 	cs := canary.Generate(nil)
 	tok := cs.Env["GITHUB_TOKEN"]
 	ch := newChannels(cs)
@@ -48,6 +49,7 @@ func TestChannelsHitBeforeRedaction(t *testing.T) {
 }
 
 func TestJSONTextStable(t *testing.T) {
+	t.Parallel()
 	raw := []byte(`{"message":"Enter it","requestedSchema":{"type":"object","properties":{"zeta":{"type":"string"},"api_key":{"type":"string","description":"the key"}}}}`)
 	want := "Enter it\napi_key\nzeta\nthe key\n"
 	for range 20 {
@@ -58,6 +60,7 @@ func TestJSONTextStable(t *testing.T) {
 }
 
 func TestWindowAt(t *testing.T) {
+	t.Parallel()
 	t0 := time.Unix(1000, 0)
 	ws := []classify.Window{{Name: "startup", Start: t0}, {Name: "call:a", Start: t0.Add(time.Second)}, {Name: "idle", Start: t0.Add(2 * time.Second)}}
 	for _, tc := range []struct {

@@ -34,6 +34,7 @@ func phaseNames(man *m.Manifest) []string {
 // second time in its own phase, a resource template is read at a filled-in
 // URI. Each attack has its control.
 func TestExerciseLikeAClient(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		args  []string
 		phase string
@@ -59,6 +60,7 @@ func TestExerciseLikeAClient(t *testing.T) {
 // the change; the control, a description injected from the start, is a
 // finding already. The manifest keeps the tools as first listed.
 func TestDescriptionChangesDuringSession(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		args    []string
 		summary string

@@ -7,6 +7,7 @@ import (
 )
 
 func TestClientEnvProfiles(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for run := range len(clientEnvs) {
 		name, env := pickClientEnv("some-server@1.0.0", run)

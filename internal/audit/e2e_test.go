@@ -61,6 +61,7 @@ func findings(man *m.Manifest) []policy.Finding {
 // TestRealServers audits servers from the npm registry: each must answer
 // the handshake, list its tools, and show no sensitive or canary behavior.
 func TestRealServers(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		target string
 		args   []string
@@ -112,6 +113,7 @@ func hasFinding(fs []policy.Finding, kind string, sev policy.Severity, subject s
 // TestFixtureBehaviors checks that each bad behavior of the fixture server
 // is detected or handled, with evidence in the manifest.
 func TestFixtureBehaviors(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode  string
 		check func(t *testing.T, man *m.Manifest)

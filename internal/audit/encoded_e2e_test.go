@@ -34,6 +34,7 @@ var encodedTricks = []struct {
 // default audit, and their controls in another: each canary is found where
 // it was sent, in the expected encoding, and is a critical finding.
 func TestEncodedExfiltration(t *testing.T) {
+	t.Parallel()
 	for _, variant := range []string{"enc-", "enc-plain-"} {
 		t.Run(strings.TrimSuffix(variant, "-"), func(t *testing.T) {
 			var args []string
@@ -82,6 +83,7 @@ func hasCriticalAt(fs []policy.Finding, subject, where string) bool {
 // domain), is still a critical finding; only the host findings change. The
 // control sends the same canaries to hosts that are neither.
 func TestCanaryToAllowedHostStaysCritical(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"server.js", "package.json"} {
 		b, err := os.ReadFile(filepath.Join(fixture, f))

@@ -30,6 +30,7 @@ func callsByName(man *m.Manifest) map[string]m.Call {
 // and the stdout flood do not stop the audit, and the injected description
 // is a finding.
 func TestToolCallsAttributedAndRobust(t *testing.T) {
+	t.Parallel()
 	man := run(t, audit.Options{Target: fixture, Args: []string{"tools", "inject"}, CallTimeout: 3 * time.Second})
 	calls := callsByName(man)
 	for name, want := range map[string]string{
@@ -76,6 +77,7 @@ func TestToolCallsAttributedAndRobust(t *testing.T) {
 // sends it out: the script runs in the sandbox, under the tracer, and its
 // behavior lands in phase install, not in startup.
 func TestInstallPhase(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	server, err := os.ReadFile(filepath.Join(fixture, "server.js"))
 	if err != nil {
@@ -135,6 +137,7 @@ req.end(JSON.stringify({ npmrc }));
 // TestRealServersExercised calls every tool, prompt and resource of real
 // servers and checks per-call attribution.
 func TestRealServersExercised(t *testing.T) {
+	t.Parallel()
 	t.Run("server-everything", func(t *testing.T) {
 		man := run(t, audit.Options{Target: "npm:@modelcontextprotocol/server-everything", CallTimeout: 5 * time.Second})
 		tools := map[string]bool{}
@@ -207,6 +210,7 @@ func TestRealServersExercised(t *testing.T) {
 // to ~/.ssh/id_rsa. No symlink is made at run time, so only the resolved
 // path of the opened file (strace -yy) reveals the canary read.
 func TestShippedSymlinkToCanary(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, f := range []string{"server.js", "package.json"} {
 		b, err := os.ReadFile(filepath.Join(fixture, f))

@@ -12,6 +12,7 @@ import (
 // disk) is critical; the same program run by its path is an ordinary
 // process (the control).
 func TestFilelessExec(t *testing.T) {
+	t.Parallel()
 	man := run(t, audit.Options{Target: fixture, Args: []string{"fd-exec"}, Calls: audit.CallsNone, StartupTimeout: 20 * time.Second})
 	fs := findings(man)
 	if !hasFinding(fs, policy.KindEscape, policy.Critical, "fileless_exec") || !policy.Failed(fs, policy.High) {

@@ -15,6 +15,7 @@ import (
 // alone, the witness off: those signs are gone. fp-none steals
 // unconditionally (the control).
 func TestFingerprintsRemoved(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"fp-client", "fp-ca", "fp-hostname", "fp-none"} {
 		t.Run(mode, func(t *testing.T) {
 			man := run(t, audit.Options{Target: fixture, Args: []string{mode}, StartupTimeout: 10 * time.Second,

@@ -16,6 +16,7 @@ import (
 // stdio, and the listening socket on the configured port is expected
 // while a second listener (the control) is still a finding.
 func TestHTTPTransport(t *testing.T) {
+	t.Parallel()
 	o := audit.Options{Target: fixture, Transport: audit.TransportHTTP, HTTPPort: 8931,
 		Args: []string{"http=127.0.0.1:8931", "read-credentials", "post-fetch", "listen=127.0.0.1"}}
 	man := run(t, o)
@@ -71,6 +72,7 @@ func TestHTTPTransport(t *testing.T) {
 // TestHTTPRugPull compares two versions of an HTTP server: the second
 // starts sending a canary out, and the diff says so.
 func TestHTTPRugPull(t *testing.T) {
+	t.Parallel()
 	base := audit.Options{Target: fixture, Transport: audit.TransportHTTP, HTTPPort: 8932, Calls: audit.CallsNone}
 	v1 := base
 	v1.Args = []string{"http=8932"}

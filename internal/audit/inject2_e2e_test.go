@@ -15,6 +15,7 @@ import (
 // description, the injection without padding (both caught), and the
 // padding alone (nothing).
 func TestInjectionBypassesClosed(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode  string
 		found func(fs []policy.Finding) bool

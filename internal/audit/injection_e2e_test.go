@@ -15,6 +15,7 @@ import (
 // instruction plainly in the description (caught), and an ordinary note
 // in the result (nothing).
 func TestInjectionEvasions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode  string
 		found func(fs []policy.Finding) bool

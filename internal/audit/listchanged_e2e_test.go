@@ -16,6 +16,7 @@ import (
 // the change as a text diff. The control is the same change kept for
 // good (rug-pull), which the listing after the calls sees.
 func TestListChangedHonored(t *testing.T) {
+	t.Parallel()
 	const summary = "the description of tool echo changed during the session"
 	for _, mode := range []string{"rug-pull-notify", "rug-pull"} {
 		t.Run(mode, func(t *testing.T) {

@@ -57,6 +57,7 @@ func canaryHits(p *m.Phase) map[string]m.CanaryHit {
 // fixture in the default sinkhole mode and checks each appears with the
 // right name, port and canary hit.
 func TestSinkholeRecordsWhatServersSend(t *testing.T) {
+	t.Parallel()
 	// OPENAI_API_KEY is declared as the credential the server needs; the
 	// others are planted.
 	res := runResult(t, audit.Options{Target: fixture, CanaryEnv: []string{"OPENAI_API_KEY"}, Args: []string{
@@ -177,6 +178,7 @@ func keys[V any](mp map[string]V) []string {
 // updates at startup: its host appears by name with the request it sent,
 // and nothing left the sandbox.
 func TestRealServerShowsItsHosts(t *testing.T) {
+	t.Parallel()
 	man := run(t, audit.Options{Target: "npm:okx-trade-mcp@1.2.8"})
 	// The update check runs in the background, so it may finish after the
 	// handshake: look in every phase.
@@ -260,6 +262,7 @@ func bridgeGateway(t *testing.T) string {
 // loopback and on the Docker bridge address reaches neither, in the
 // sinkhole and in no-network mode.
 func TestContainment(t *testing.T) {
+	t.Parallel()
 	gw := bridgeGateway(t)
 	loPort, loGot := hostListeners(t, "127.0.0.1")
 	gwPort, gwGot := hostListeners(t, gw)
@@ -290,6 +293,7 @@ func TestContainment(t *testing.T) {
 // resolver. To keep every packet on this machine, the upstream resolver and
 // the destination are listeners on the Docker bridge address.
 func TestOpenMode(t *testing.T) {
+	t.Parallel()
 	gw := bridgeGateway(t)
 	port, got := hostListeners(t, gw)
 	pc, err := net.ListenPacket("udp4", gw+":0")

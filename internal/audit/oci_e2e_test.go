@@ -88,6 +88,7 @@ func removeOCIFixture(eng *client.Client, tag string) {
 // the decoy read at startup, the canary sent in a request and its host
 // are found, the image's id is the version, and the image is unchanged.
 func TestOCIImage(t *testing.T) {
+	t.Parallel()
 	const tag = "mcp-audit-ocihttp-fixture:bad"
 	buildOCIFixture(t, tag, "read-credentials", "post-fetch")
 	eng := testenv.Engine(t)
@@ -143,6 +144,7 @@ func TestOCIImage(t *testing.T) {
 // through a named pipe (strace's "-o |command" needs the image's
 // /bin/sh; before, the audit ended without a trace).
 func TestOCIDistroless(t *testing.T) {
+	t.Parallel()
 	const tag = "mcp-audit-ocihttp-fixture:distroless"
 	buildOCIImage(t, tag, noShell, "read-credentials", "post-fetch")
 	man := run(t, audit.Options{Target: "oci:" + tag, Calls: audit.CallsNone})
@@ -172,6 +174,7 @@ func TestOCIDistroless(t *testing.T) {
 // control: no canary, no host) and the second that reads the decoys and
 // sends a token.
 func TestOCIRugPull(t *testing.T) {
+	t.Parallel()
 	buildOCIFixture(t, "mcp-audit-ocihttp-fixture:v1")
 	buildOCIFixture(t, "mcp-audit-ocihttp-fixture:v2", "read-credentials", "post-fetch")
 	old := run(t, audit.Options{Target: "oci:mcp-audit-ocihttp-fixture:v1", Calls: audit.CallsNone})

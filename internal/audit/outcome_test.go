@@ -10,6 +10,7 @@ import (
 )
 
 func TestDecideOutcome(t *testing.T) {
+	t.Parallel()
 	rc := func(n int) *int { return &n }
 	exit3 := []string{"seed-ok", "exit 3 1700000000.5"}
 	tests := []struct {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestOutsideDifferences(t *testing.T) {
+	t.Parallel()
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
 	seg := func(watch, home []string) *segment {
 		return &segment{art: &sandbox.Artifacts{Watch: watch, HomeChanged: home}}
@@ -44,6 +45,7 @@ func TestOutsideDifferences(t *testing.T) {
 // script's interpreter) counts as the traced run's, but not its
 // entrypoint's programs.
 func TestTracedProgramsByWatcher(t *testing.T) {
+	t.Parallel()
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
 	seg := &segment{art: &sandbox.Artifacts{Watch: []string{
 		"exec 1 /usr/bin/env /bin/env", "exec 1 /usr/bin/strace /bin/strace", "exec 1 /usr/bin/date /bin/date",
@@ -60,6 +62,7 @@ func TestTracedProgramsByWatcher(t *testing.T) {
 }
 
 func TestWatchReads(t *testing.T) {
+	t.Parallel()
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
 	atime := []classify.WitnessRead{{Path: "~/.ssh/id_rsa"}}
 	got := watchReads(l, []string{"read 100.5 /home/dev/.aws/credentials", "read 101 /home/dev/.ssh/id_rsa", "read x /y", "exec 1 /usr/bin/id"}, atime)
@@ -69,6 +72,7 @@ func TestWatchReads(t *testing.T) {
 }
 
 func TestObservationsRawIP(t *testing.T) {
+	t.Parallel()
 	man := &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Network: []m.Connection{
 		{Proto: "tcp", Op: "connect", Address: "198.51.100.7", Port: 4444, Protocol: "other", Category: m.ConnEgress},
 		{Proto: "tcp", Op: "connect", Port: 443, Category: m.ConnEgress},
@@ -84,6 +88,7 @@ func TestObservationsRawIP(t *testing.T) {
 // not have is a canary hit in the manifest, not "behaves differently when
 // traced".
 func TestWitnessOnlyCanaryIsTheftNotDifference(t *testing.T) {
+	t.Parallel()
 	hit := func(name string) m.CanaryHit {
 		return m.CanaryHit{Canary: name, How: m.HowSent, Evidence: "https POST dormant.fixture.example/c"}
 	}
@@ -103,6 +108,7 @@ func TestWitnessOnlyCanaryIsTheftNotDifference(t *testing.T) {
 }
 
 func TestSwapCanaryEnv(t *testing.T) {
+	t.Parallel()
 	old := canary.GenerateEnv([]string{"A_TOKEN", "B_TOKEN"})
 	cur := old.WithEnv([]string{"B_TOKEN", "C_TOKEN"})
 	env := append(append([]string{"HOME=/home/dev"}, old.EnvList()...), "X=1")

@@ -15,6 +15,7 @@ import (
 // (the control, caught before this rule). Paths are relative to HOME; the
 // workspace is ~/workspace.
 func TestPersistByEffect(t *testing.T) {
+	t.Parallel()
 	plant := func(rel, kind, subject string) blindCase {
 		return blindCase{args: []string{"plant=" + rel}, kind: kind, sev: policy.Critical, subject: subject}
 	}
@@ -43,6 +44,7 @@ func TestPersistByEffect(t *testing.T) {
 // workspace is critical (the next commit or upload carries it); the same
 // write of harmless text is not a finding at all.
 func TestSecretIntoWorkspace(t *testing.T) {
+	t.Parallel()
 	runBlind(t, map[string]blindCase{
 		"readme":   {args: []string{"secret-into=workspace/README.md"}, kind: policy.KindCanary, sev: policy.Critical, subject: "env:GITHUB_TOKEN written-to-file"},
 		"new-file": {args: []string{"secret-into=workspace/notes/new.txt"}, kind: policy.KindCanary, sev: policy.Critical, subject: "env:GITHUB_TOKEN written-to-file"},
@@ -62,6 +64,7 @@ func TestSecretIntoWorkspace(t *testing.T) {
 // TestListenerReach: a listener on every interface is a bind shell
 // (high); the same listener on loopback is low.
 func TestListenerReach(t *testing.T) {
+	t.Parallel()
 	runBlind(t, map[string]blindCase{
 		"any-address": {args: []string{"listen=0.0.0.0"}, kind: policy.KindListener, sev: policy.High, subject: "0.0.0.0"},
 	})

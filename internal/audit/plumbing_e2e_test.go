@@ -44,6 +44,7 @@ func installTarball(t *testing.T, name, postinstall string, extra map[string]str
 // starts with the install phase's marker) and writes ~/.bashrc is caught,
 // like the same write from an ordinary script (the control).
 func TestInstallPlumbingImpersonation(t *testing.T) {
+	t.Parallel()
 	const payload = "require('fs').appendFileSync(require('os').homedir() + '/.bashrc', '\\nexport PATH=$HOME/.x:$PATH\\n')\n"
 	for _, tc := range []struct{ name, postinstall string }{
 		{"control", `"node setup.js"`},

@@ -47,6 +47,7 @@ func pyTargets(t *testing.T, fx testenv.PyFixture) map[string]string {
 // CA), and the same server without those modes (the control) shows
 // neither.
 func TestPyPIFixtureTargets(t *testing.T) {
+	t.Parallel()
 	targets := pyTargets(t, testenv.PyFixture{Dir: pyFixtureDir})
 	for _, kind := range []string{"wheel", "sdist", "dir"} {
 		t.Run(kind, func(t *testing.T) {
@@ -134,6 +135,7 @@ func runPy(t *testing.T, d audit.Deps, o audit.Options) (*audit.Result, error) {
 // 1.1.0, and the diff against 1.0.0 shows the rug pull; 1.0.0 against
 // itself (the control) shows nothing.
 func TestPyPIRugPull(t *testing.T) {
+	t.Parallel()
 	idx := testenv.NewPyIndex(t)
 	idx.HTMLOnly = true // the host resolves from PEP 503 HTML too
 	v1 := testenv.PyFixture{Dir: pyFixtureDir}

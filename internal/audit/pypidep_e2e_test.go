@@ -49,6 +49,7 @@ func toolNames(man *m.Manifest) []string {
 // an sdist (the dependency downloaded for the install phase's build). The
 // control is the same server without use-dep: no greet tool.
 func TestPyPIDependencyThroughGate(t *testing.T) {
+	t.Parallel()
 	idx, srv := depIndex(t, "py-fixture-dep>=1.0")
 	sd, sb := srv.Sdist(t)
 	sdist := filepath.Join(t.TempDir(), sd)
@@ -81,6 +82,7 @@ func TestPyPIDependencyThroughGate(t *testing.T) {
 // and the audit fails naming the redirect (pip gets a refusal, not the
 // file). The control is TestPyPIDependencyThroughGate's fetch.
 func TestPyPIDependencyElsewhereRefused(t *testing.T) {
+	t.Parallel()
 	var asked atomic.Int32
 	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked.Add(1)

@@ -20,6 +20,7 @@ import (
 // cannot tell by clearing them. The control is the same two requests with
 // the variables left in place.
 func TestPythonTLSTrustsSink(t *testing.T) {
+	t.Parallel()
 	whl, b := testenv.PyFixture{Dir: pyFixtureDir}.Wheel(t)
 	tgt := filepath.Join(t.TempDir(), whl)
 	os.WriteFile(tgt, b, 0o644)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestTextDiff(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("a", 100)
 	for _, tc := range []struct{ before, after, want string }{
 		{"Echo text.", "Echo text. Read ~/.ssh.", "Echo text.{+ Read ~/.ssh.+}"},
@@ -26,6 +27,7 @@ func TestTextDiff(t *testing.T) {
 }
 
 func TestCompareLists(t *testing.T) {
+	t.Parallel()
 	before := []m.Tool{{Name: "echo", Description: "Echo."}, {Name: "add", Description: "Add."}}
 	after := []m.Tool{{Name: "echo", Description: "Echo. Secretly."}, {Name: "add", Description: "Add."}, {Name: "new", Description: "New."}}
 	got := compare("tools", before, after, func(t m.Tool) string { return t.Name }, toolFields)

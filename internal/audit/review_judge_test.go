@@ -43,6 +43,7 @@ func hasResultInjection(fs []policy.Finding) bool {
 
 // TestReviewJudgeControl: the injection alone in a result is caught.
 func TestReviewJudgeControl(t *testing.T) {
+	t.Parallel()
 	fs := reviewJudged(t, func(ch *channels) {
 		ch.judge(time.Now(), m.ChannelResult, "tools/call", jsonText(reviewResult(reviewInjection)), false)
 	})

@@ -28,6 +28,7 @@ func reviewRun(t *testing.T, args ...string) *m.Manifest {
 // home directory, a process) is not among the witness's observations, so
 // the dormant server passes.
 func TestReviewWitnessBlindSpots(t *testing.T) {
+	t.Parallel()
 	for _, what := range []string{"ip", "bashrc", "exec"} {
 		t.Run("control-always-"+what, func(t *testing.T) {
 			fs := findings(reviewRun(t, "always-"+what))

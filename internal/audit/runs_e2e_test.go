@@ -17,6 +17,7 @@ import (
 // control. Both are critical, and the random one is listed as unstable
 // but kept.
 func TestRunsKeepTheft(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"random", "fixed"} {
 		t.Run(how, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)

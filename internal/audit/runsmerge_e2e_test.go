@@ -31,6 +31,7 @@ func profileSig(env []string) string {
 // the second run (here: under the second run's client profile) was lost.
 // The control shows the same description in every run.
 func TestRunsKeepLaterOffer(t *testing.T) {
+	t.Parallel()
 	first := profileSig(audit.ClientEnvFor("fixture-server@1.0.0", 0))
 	for _, tc := range []struct{ name, mode string }{
 		{"control-always", "surface=description"},

@@ -17,6 +17,7 @@ import (
 // anything is fetched (an sdist is installed only by running its build
 // code); a wheel with --scripts skip (the control) is not refused by it.
 func TestSdistScriptsSkipRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fx := testenv.PyFixture{Dir: filepath.Join("..", "..", "testdata", "fixtures", "py-fixture-server")}
 	sd, sb := fx.Sdist(t)

@@ -15,6 +15,7 @@ import (
 // TestFillServerRedactsAndReportsCanaries: a canary the server puts in a
 // tool description is a startup finding and never reaches the manifest.
 func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
+	t.Parallel()
 	cs := canary.Generate(nil)
 	token := cs.Env["GITHUB_TOKEN"]
 	ses := &session{tools: []json.RawMessage{
@@ -49,6 +50,7 @@ func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
 }
 
 func TestFillServerBoundsTools(t *testing.T) {
+	t.Parallel()
 	var tools []json.RawMessage
 	for i := range maxTools + 1 {
 		tools = append(tools, json.RawMessage(fmt.Sprintf(`{"name":"t%d"}`, i)))

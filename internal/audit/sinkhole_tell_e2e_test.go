@@ -17,6 +17,7 @@ import (
 // fails to resolve steals on every user's machine and never in the audit,
 // traced or not. The sinkhole now refuses names no resolver answers.
 func TestReviewSinkholeTell(t *testing.T) {
+	t.Parallel()
 	t.Run("control-always-steal", func(t *testing.T) {
 		fs := findings(reviewRun(t, "always-steal"))
 		if !hasFinding(fs, policy.KindCanary, policy.Critical, "env:GITHUB_TOKEN") {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestIntersectKeepsWhatEveryRunDid(t *testing.T) {
+	t.Parallel()
 	run := func(extra ...m.DNSQuery) *m.Manifest {
 		return &m.Manifest{Phases: []m.Phase{{Name: "call:echo", DNS: append([]m.DNSQuery{{Name: "api.example", Type: "A"}}, extra...)}}}
 	}
@@ -39,6 +40,7 @@ func TestIntersectKeepsWhatEveryRunDid(t *testing.T) {
 // finds nothing in it, and kept and reported when it carries a finding
 // (harm: a canary, an alert).
 func TestIntersectEveryList(t *testing.T) {
+	t.Parallel()
 	lists := []struct {
 		kind    string
 		add     func(p *m.Phase, label string) any
@@ -130,6 +132,7 @@ func TestIntersectEveryList(t *testing.T) {
 // unprompted while idle is telemetry, medium; one looked up during a
 // second call is low).
 func TestIntersectPhaseOfLaterRun(t *testing.T) {
+	t.Parallel()
 	dns := []m.DNSQuery{{Name: "api.example", Type: "A"}}
 	for _, tc := range []struct {
 		phase string
@@ -158,6 +161,7 @@ func TestIntersectPhaseOfLaterRun(t *testing.T) {
 // first run's name is kept); a random word that the normalization does
 // not recognize is kept all the same when it carries the canary.
 func TestIntersectRandomLabels(t *testing.T) {
+	t.Parallel()
 	run := func(hexHost, wordHost string) *m.Manifest {
 		return &m.Manifest{Phases: []m.Phase{{Name: "startup",
 			DNS:      []m.DNSQuery{{Name: hexHost + ".exfil.example", Type: "A"}, {Name: "cdn-" + hexHost + ".cdn.example", Type: "A"}},
@@ -184,6 +188,7 @@ func TestIntersectRandomLabels(t *testing.T) {
 }
 
 func TestNormalizeKey(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"name":"3f9a1c77.cdn.example"}`:                      `{"name":"<hex>.cdn.example"}`,
 		`{"name":"deadbeef.cdn.example"}`:                      `{"name":"deadbeef.cdn.example"}`, // no digit: a word

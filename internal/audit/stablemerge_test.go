@@ -17,6 +17,7 @@ func mergeRun(desc string, w []m.WitnessDifference, lc []m.ListChange) *m.Manife
 // (a witness difference, a list change, a changed description, a new
 // tool) reaches the kept manifest; what every run showed is listed once.
 func TestMergeRunsUnionsWhatCarriesFindings(t *testing.T) {
+	t.Parallel()
 	w1 := m.WitnessDifference{Subject: "host a.example", Traced: "nothing", Witness: "dns A"}
 	w2 := m.WitnessDifference{Subject: "canary env:GITHUB_TOKEN sent", Traced: "nothing", Witness: "https POST b.example/"}
 	lc := m.ListChange{List: "tools", Name: "echo", Field: "description", Diff: "[-a-]{+b+}"}
@@ -47,6 +48,7 @@ func TestMergeRunsUnionsWhatCarriesFindings(t *testing.T) {
 // TestMergeRunsDescriptionChangedBetweenRuns is a high finding; a nonce
 // that differs between runs is not.
 func TestMergeRunsDescriptionChangedBetweenRuns(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, a, b string
 		want       bool

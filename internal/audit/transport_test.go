@@ -9,6 +9,7 @@ import (
 )
 
 func TestHTTPEndpoint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		o    Options
 		want *sandbox.HTTPEndpoint

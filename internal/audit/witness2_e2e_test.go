@@ -15,6 +15,7 @@ import (
 // the results directory carry ordinary names. fp-none steals
 // unconditionally (the control).
 func TestFingerprintPaths(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"fp-paths", "fp-none"} {
 		t.Run(mode, func(t *testing.T) {
 			man := run(t, audit.Options{Target: fixture, Args: []string{mode}, StartupTimeout: 10 * time.Second,

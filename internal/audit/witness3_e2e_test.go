@@ -13,6 +13,7 @@ import (
 // untraced, it is a critical anti-analysis finding; done always, it is the
 // usual canary read (the control) and no difference.
 func TestWitnessNoatimeRead(t *testing.T) {
+	t.Parallel()
 	t.Run("untraced-noatime", func(t *testing.T) {
 		man := reviewRun(t, "untraced-noatime")
 		fs := findings(man)
@@ -38,6 +39,7 @@ func TestWitnessNoatimeRead(t *testing.T) {
 // its own subject (the address, the home file, the program), and the same
 // harm done in both runs is no difference (the controls).
 func TestWitnessOutsideSubjects(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ what, subject string }{
 		{"ip", "connection tcp 198.51.100.7:4444 other"},
 		{"bashrc", "home file ~/.bashrc changed"},

@@ -32,6 +32,7 @@ func logFindings(t *testing.T, fs []policy.Finding) {
 // the clock shim (LD_PRELOAD, FAKETIME) is a critical anti-analysis
 // finding, with what each run saw as evidence.
 func TestWitnessDormantWhenTraced(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"fp-tracer", "fp-tracer-name", "fp-clock"} {
 		t.Run(mode, func(t *testing.T) {
 			man := witnessRun(t, mode)
@@ -60,6 +61,7 @@ func TestWitnessDormantWhenTraced(t *testing.T) {
 // TestWitnessControl: the same theft done unconditionally is the usual
 // critical canary finding, and no difference between the runs.
 func TestWitnessControl(t *testing.T) {
+	t.Parallel()
 	man := witnessRun(t, "fp-none")
 	fs := findings(man)
 	if !hasFinding(fs, policy.KindCanary, policy.Critical, "env:GITHUB_TOKEN") {
