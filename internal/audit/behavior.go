@@ -60,6 +60,12 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 	}
 	st = addStats(st, tr.Stats, len(tr.Events))
 	st.Truncated = st.Truncated || art.TraceCut
+	if slices.Contains(art.Status, "trace-pipe-failed") {
+		st.Truncated = true // no trace at all: blind, not clean
+		man.Run.Notes = append(man.Run.Notes, "sandbox: the trace's pipe could not be made; nothing was traced")
+	}
+	s.binOpened, s.oddExec = binOpened(events)
+	s.oddExec = s.oddExec || st.Truncated
 	sinkEvents := readSink(art, man)
 	var reqs []classify.ServerRequest
 	for _, r := range s.client.ServerRequests() {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
 // What the sandbox saw of a run from outside the server's processes that
@@ -16,6 +18,18 @@ import (
 // witness run only) and the files changed in the home (both runs). The
 // witness comparison reads them; nothing here is published.
 type outsideView struct {
+	// opened are the programs the trace shows opened by a system call:
+	// the run's watcher saw those opens too, and they execute nothing.
+	opened map[string]bool
+	// oddExec: a segment's trace was cut or showed an exec that failed
+	// after the kernel may have opened a program.
+	oddExec bool
+	// lost: the watcher lost events (its queue overflowed, or past its
+	// bound on programs): what it missed cannot be compared.
+	lost bool
+	// watchLate: the entrypoint noted that its file watcher started late
+	// or waited out its bound for its own programs to start.
+	watchLate bool
 	// execs are the programs opened in the bin directories, each as the
 	// names it goes by (the resolved path first).
 	execs [][]string
@@ -25,20 +39,32 @@ type outsideView struct {
 
 // Bounds on what is kept of the sandbox's lists (hostile input).
 const (
-	maxOutsideExecs = 64
+	maxOutsideExecs = 4096
 	maxOutsideHome  = 64
 	maxOutsideNames = 16
 )
 
 // outsideOf gathers every segment's outside observations.
 func outsideOf(segs []*segment, l classify.Layout) outsideView {
-	v := outsideView{home: map[string]string{}}
+	v := outsideView{home: map[string]string{}, opened: map[string]bool{}}
 	for _, s := range segs {
+		for _, p := range s.binOpened {
+			v.opened[p] = true
+		}
+		v.oddExec = v.oddExec || s.oddExec
 		if s.art == nil {
 			continue
 		}
+		v.watchLate = v.watchLate || slices.ContainsFunc(s.art.Status, func(st string) bool {
+			return st == "watch-wait-timeout" || st == "watch-not-ready"
+		})
 		for _, line := range s.art.Watch {
-			if names := watchExec(line); names != nil && len(v.execs) < maxOutsideExecs {
+			v.lost = v.lost || line == "lost"
+			if names := watchExec(line); names != nil {
+				if len(v.execs) >= maxOutsideExecs {
+					v.lost = true
+					continue
+				}
 				v.execs = append(v.execs, names)
 			}
 		}
@@ -99,11 +125,18 @@ var homeNoise = []string{}
 // witness run showed, keyed like the other observations.
 func outsideDifferences(traced, witness outsideView, tracedProgs map[string]bool) map[string][]string {
 	out := map[string][]string{}
-	for _, names := range witness.execs {
+	execs := witness.execs
+	if traced.watchLate || witness.watchLate || traced.lost {
+		execs = nil // the traced side's watcher may have missed some: programs are not compared (watchNote)
+	}
+	for _, names := range execs {
 		if slices.ContainsFunc(names, func(n string) bool { return tracedProgs[n] || plumbing[n] }) {
 			continue
 		}
 		out["process "+textsafe.Line(names[0], 200)] = []string{"opened " + textsafe.Line(strings.Join(names, " = "), 400) + " (a program started or read; seen by the file watcher)"}
+	}
+	if witness.lost {
+		out["file watcher lost events"] = []string{"the witness run's file watcher lost events (its queue overflowed under a flood of opens, or more programs than it keeps): a program or decoy read may be missing from this comparison"}
 	}
 	for p, size := range witness.home {
 		if _, ok := traced.home[p]; ok || isHomeNoise(p) || sameCacheDir(p, traced.home) {
@@ -112,6 +145,17 @@ func outsideDifferences(traced, witness outsideView, tracedProgs map[string]bool
 		out["home file "+textsafe.Line(p, 200)+" changed"] = []string{"after the run: " + textsafe.Line(p, 200) + " new or changed, " + size + " bytes"}
 	}
 	return out
+}
+
+// watchNote explains, for the manifest, why programs were not compared.
+func watchNote(traced, witness outsideView) string {
+	switch {
+	case traced.watchLate || witness.watchLate:
+		return "the programs the two runs opened were not compared: a file watcher started late (a loaded machine); canaries, hosts and home files were"
+	case traced.lost:
+		return "the programs the two runs opened were not compared: the traced run's file watcher lost events; canaries, hosts and home files were"
+	}
+	return ""
 }
 
 // plumbing are programs the entrypoint itself opens while the watcher
@@ -151,8 +195,15 @@ func tracedPrograms(r *Result) map[string]bool {
 			out[path.Clean(pr.Path)] = true
 		}
 	}
+	if r.outside.oddExec {
+		return out
+	}
 	for _, names := range r.outside.execs {
-		if tracedPlumbing[names[0]] {
+		// Only interpreters (what a script names after "#!"), and only
+		// those the trace does not show opened by a system call: reading
+		// /usr/bin/curl when traced must not excuse running it when not.
+		if tracedPlumbing[names[0]] || !slices.ContainsFunc(names, isInterpreter) ||
+			slices.ContainsFunc(names, func(n string) bool { return r.outside.opened[n] }) {
 			continue
 		}
 		for _, n := range names {
@@ -161,6 +212,60 @@ func tracedPrograms(r *Result) map[string]bool {
 	}
 	return out
 }
+
+// maxBinOpened bounds the programs kept as opened per segment.
+const maxBinOpened = 256
+
+// binOpened lists the programs in the bin directories that events open by
+// a system call, by the path given and the path the descriptor resolved
+// to (a script's interpreter, opened by the kernel, is not among them),
+// and whether an exec failed after the kernel may have opened a program
+// (a chain of scripts ending in one, a bad ELF interpreter, too long
+// arguments): that open is in no trace.
+func binOpened(events []trace.Event) (opened []string, oddExec bool) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		p = path.Clean(p)
+		if p == "." || seen[p] || len(out) >= maxBinOpened || !slices.Contains(binDirs, path.Dir(p)) {
+			return
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	for i := range events {
+		ev := &events[i]
+		if (ev.Name == "execve" || ev.Name == "execveat") && (ev.Incomplete || ev.Failed() && !slices.Contains(plainExecErrors, ev.Errno)) {
+			oddExec = true
+		}
+		if ev.Failed() || !slices.Contains(openCalls, ev.Name) {
+			continue
+		}
+		if r := trace.Interpret(*ev); r.Kind == trace.KindFile && r.Op == "open" {
+			add(r.Path)
+			if ev.RetPath != "" {
+				add(ev.RetPath)
+			}
+		}
+	}
+	return out, oddExec
+}
+
+// plainExecErrors are the exec failures that come before the kernel opens
+// a program: no such file, not a directory, permission.
+var plainExecErrors = []string{"ENOENT", "ENOTDIR", "EACCES", "EPERM"}
+
+// interpreterName matches the programs a script names after "#!".
+var interpreterName = regexp.MustCompile(`^(env|sh|dash|bash|rbash|zsh|ksh|ash|busybox|node|nodejs|deno|bun|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|php[0-9.]*|lua[0-9.]*|tclsh[0-9.]*|awk|mawk|gawk)$`)
+
+func isInterpreter(name string) bool { return interpreterName.MatchString(path.Base(name)) }
+
+// openCalls are the system calls that open a file by name.
+var openCalls = []string{"open", "openat", "openat2", "creat"}
+
+// binDirs are the directories the watcher watches (watch.py's BIN_DIRS)
+// and their usual links.
+var binDirs = []string{"/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin", "/sbin"}
 
 // tracedPlumbing are the programs the traced run's entrypoint opens while
 // its watcher runs (by resolved path): the tracer, and the clock switch's

@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
 func TestOutsideDifferences(t *testing.T) {
@@ -39,6 +40,22 @@ func TestOutsideDifferences(t *testing.T) {
 	if diff := cmp.Diff(want, slices.Sorted(slices.Values(subjects))); diff != "" {
 		t.Errorf("subjects (-want +got):\n%s", diff)
 	}
+	// A watcher that started late: programs are not compared, and the
+	// manifest says so.
+	late := outsideOf([]*segment{{art: &sandbox.Artifacts{Status: []string{"watch-not-ready"},
+		HomeChanged: []string{"12 /home/dev/.cache/tool/a1b2", "5 /home/dev/.notes"}}}}, l)
+	if got := outsideDifferences(late, witness, progs); len(got) != 2 || watchNote(late, witness) == "" {
+		t.Errorf("late traced watcher: %v", got)
+	}
+	// A witness watcher that lost events (a flood of opens) is a
+	// difference of its own; a traced one that did is a note.
+	lost := outsideOf([]*segment{seg([]string{"lost", "exec 1 /usr/local/bin/node"}, nil)}, l)
+	if _, ok := outsideDifferences(traced, lost, progs)["file watcher lost events"]; !ok {
+		t.Error("a witness watcher that lost events is no difference")
+	}
+	if got := outsideDifferences(lost, witness, progs); got["process /usr/bin/git"] != nil || watchNote(lost, witness) == "" {
+		t.Errorf("traced watcher lost events: %v", got)
+	}
 }
 
 // TestTracedProgramsByWatcher: what the traced run's own watcher saw (a
@@ -49,15 +66,56 @@ func TestTracedProgramsByWatcher(t *testing.T) {
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
 	seg := &segment{art: &sandbox.Artifacts{Watch: []string{
 		"exec 1 /usr/bin/env /bin/env", "exec 1 /usr/bin/strace /bin/strace", "exec 1 /usr/bin/date /bin/date",
+		"exec 1 /usr/bin/curl /bin/curl",
 	}}}
 	r := &Result{Manifest: &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Processes: []m.Process{{Path: "/usr/local/bin/npm"}}}}},
 		outside: outsideOf([]*segment{seg}, l)}
+	r.outside.opened = map[string]bool{"/usr/bin/id": true}
+	seg.art.Watch = append(seg.art.Watch, "exec 1 /usr/bin/id /bin/id")
+	r.outside.execs = outsideOf([]*segment{seg}, l).execs
 	got := tracedPrograms(r)
 	for p, want := range map[string]bool{"/usr/local/bin/npm": true, "/usr/bin/env": true, "/bin/env": true,
-		"/usr/bin/strace": false, "/usr/bin/date": false, "/bin/date": false} {
+		"/usr/bin/strace": false, "/usr/bin/date": false, "/bin/date": false, "/usr/bin/id": false, "/bin/id": false,
+		"/usr/bin/curl": false} {
 		if got[p] != want {
 			t.Errorf("tracedPrograms[%s] = %v, want %v", p, got[p], want)
 		}
+	}
+	// A cut trace or an odd exec: the watcher's programs do not count.
+	r.outside.oddExec = true
+	if got := tracedPrograms(r); got["/usr/bin/env"] || !got["/usr/local/bin/npm"] {
+		t.Errorf("with an odd exec: %v", got)
+	}
+}
+
+// TestBinOpened: successful opens by name of files in the bin directories,
+// by the path given and the one the descriptor resolved to.
+func TestBinOpened(t *testing.T) {
+	t.Parallel()
+	ev := func(name string, args []string, ret, retPath string) trace.Event {
+		e := trace.Event{Name: name, Args: args, Ret: ret, RetPath: retPath}
+		if strings.HasPrefix(ret, "-1 ") {
+			e.Errno = "ENOENT"
+		}
+		return e
+	}
+	events := []trace.Event{
+		ev("openat", []string{"AT_FDCWD", `"/bin/id"`, "O_RDONLY|O_CLOEXEC"}, "21", "/usr/bin/id"),
+		ev("openat", []string{"AT_FDCWD", `"/usr/bin/curl"`, "O_RDONLY"}, "-1 ENOENT (No such file or directory)", ""),
+		ev("openat", []string{"AT_FDCWD", `"/usr/lib/x86_64-linux-gnu/libc.so.6"`, "O_RDONLY"}, "3", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+		ev("stat", []string{`"/usr/bin/git"`, "{...}"}, "0", ""),
+		ev("execve", []string{`"/usr/local/sbin/node"`, `["node"]`, "0x0"}, "-1 ENOENT (No such file or directory)", ""),
+	}
+	got, odd := binOpened(events)
+	if diff := cmp.Diff([]string{"/bin/id", "/usr/bin/id"}, got); diff != "" || odd {
+		t.Errorf("binOpened (-want +got):\n%s odd exec %v", diff, odd)
+	}
+	// An exec that failed after the kernel may have opened a program (a
+	// chain of scripts ends in ELOOP): the watcher's view cannot be matched.
+	loop := ev("execve", []string{`"/tmp/a"`, `["/tmp/a"]`, "0x0"}, "-1 ELOOP (Too many levels of symbolic links)", "")
+	loop.Errno = "ELOOP"
+	if _, odd := binOpened(append(events, loop)); !odd {
+		t.Error("an ELOOP exec is not odd")
 	}
 }
 

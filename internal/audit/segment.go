@@ -29,6 +29,13 @@ type segment struct {
 	// transport is the HTTP transport's, closed with the segment (nil
 	// for stdio).
 	transport io.Closer
+	// binOpened are the programs in the bin directories its trace shows
+	// opened by a system call (read, not executed), set by classifySegment.
+	binOpened []string
+	// oddExec is set when its trace is cut or shows an exec that failed
+	// after the kernel may have opened a program (ELOOP, ENOEXEC, E2BIG,
+	// …): its file watcher's programs are then not the traced run's.
+	oddExec bool
 }
 
 func (s *segment) window(name string, start time.Time) {

@@ -52,6 +52,9 @@ func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*R
 	}
 	man := res.Manifest
 	man.Witness = witnessDifferences(res, w.res)
+	if n := watchNote(res.outside, w.res.outside); n != "" {
+		man.Run.Notes = append(man.Run.Notes, n)
+	}
 	man.Run.WitnessCanaryEnv = w.res.Manifest.Run.CanaryEnv
 	addWitnessOnlyCanaries(man, w.res.Manifest)
 	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})

@@ -50,6 +50,10 @@ func TestWitnessOutsideSubjects(t *testing.T) {
 		// anti-analysis finding before the traced run had a watcher too).
 		{"envscript", "process /usr/bin/env"},
 		{"shscript", "process /usr/bin/dash"},
+		// Reading a program in the traced run (its watcher sees the open)
+		// does not excuse running it in the witness run: the trace shows
+		// the open, so it is not counted as run.
+		{"readexec", "process /usr/bin/id"},
 	} {
 		t.Run("untraced-"+tc.what, func(t *testing.T) {
 			man := reviewRun(t, "untraced-"+tc.what)

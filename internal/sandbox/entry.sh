@@ -38,6 +38,9 @@ if [ -n "$TOOLS" ]; then
 	PATH="$MCP_AUDIT_TOOLS:$PATH" STRACE="$MCP_AUDIT_TOOLS/strace" AWK="$MCP_AUDIT_TOOLS/awk"
 fi
 unset MCP_AUDIT_TOOLS
+# The untraced run starts the server through setpriv by its full path, so
+# the server gets its own PATH (not the OCI toolbox's) in both runs.
+SETPRIV=$(command -v setpriv) || SETPRIV=setpriv
 
 mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
@@ -80,7 +83,7 @@ dog=$!
 execd() { [ -e "/proc/$1/exe" ] && ! [ "/proc/$1/exe" -ef /proc/$$/exe ]; }
 execd_child() {
 	for st in /proc/[0-9]*/stat; do
-		read -r kid _ _ ppid _ <"$st" 2>/dev/null || continue
+		{ read -r kid _ _ ppid _ <"$st"; } 2>/dev/null || continue
 		[ "$ppid" = "$1" ] && execd "$kid" && return 0
 	done
 	return 1
@@ -220,12 +223,14 @@ wpid=
 if [ -f "$D/watch.py" ]; then
 	i=0
 	[ -n "$TOOLS" ] || until { execd_child "$dog" && { [ -z "$fpid" ] || execd "$fpid"; }; } || [ "$i" -ge 6000 ]; do i=$((i + 1)); done
+	[ "$i" -ge 6000 ] && note "watch-wait-timeout"
 	decoys=
 	[ "$NOTRACE" = 1 ] && decoys="$CANARIES"
 	python3 - "$D/watch" "$D/watch.ready" $decoys <"$D/watch.py" >/dev/null 2>"$D/watch.err" &
 	wpid=$!
 	i=0
 	while [ ! -e "$D/watch.ready" ] && [ "$i" -lt 2000000 ] && kill -0 "$wpid" 2>/dev/null; do i=$((i + 1)); done
+	[ -e "$D/watch.ready" ] || note "watch-not-ready"
 fi
 stop_watch() { [ -n "$wpid" ] && kill "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null; wpid=; }
 # An asynchronous command's stdin is /dev/null before its own redirections
@@ -235,7 +240,7 @@ if [ "$NOTRACE" = 1 ]; then
 	# Benchmark baseline only: the same sandbox without the tracer.
 	: >"$D/trace"
 	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$CLOCK_CACHE" "$@"
-	as_user "$@" <&3 3<&- &
+	PATH="$SERVER_PATH" "$SETPRIV" --reuid="$UID_" --regid="$UID_" --clear-groups "$@" <&3 3<&- &
 else
 	PATH="$SERVER_PATH" "$STRACE" -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
 		-o "$TRACE_PIPE" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -E "$CLOCK_CACHE" -u "$U" -- "$@" <&3 3<&- &
@@ -255,12 +260,13 @@ r2=$?
 if [ -n "$fpid" ]; then
 	# The filter ends when the tracer has closed the pipe; opening it
 	# read-write (which never blocks) releases a filter still waiting for
-	# a tracer that never started.
+	# a tracer that never started. A signal (the clock switch, TERM) ends
+	# a wait early: wait again until the filter has written everything.
 	: 4<>"$TRACE_PIPE"
-	wait "$fpid"
-	rm -f "$TRACE_PIPE"
+	while kill -0 "$fpid" 2>/dev/null; do wait "$fpid"; done
 fi
 stop_watch
+[ -n "$fpid" ] && rm -f "$TRACE_PIPE"
 note "exit $rc $(date +%s.%N)"
 [ -s "$D/noise" ] && [ "$(cat "$D/noise")" != 0 ] && note "noise-dropped $(cat "$D/noise")"
 kill "$dog" 2>/dev/null

@@ -334,7 +334,7 @@ func (r *Run) collectOut(ctx context.Context, maxTrace int64) (*Artifacts, error
 		case "witness":
 			a.Witness = readLines(tr, 64<<10)
 		case "watch":
-			a.Watch = readLines(tr, 64<<10)
+			a.Watch = readLines(tr, 4<<20) // up to 4096 programs
 		case "home-changed":
 			a.HomeChanged = readLines(tr, 64<<10)
 		case "written.tar":

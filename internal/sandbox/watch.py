@@ -7,6 +7,8 @@
 #   read SECONDS PATH            first open or read of a decoy file
 #   exec COUNT PATH ALIAS...     a program opened (PATH resolved; ALIASes
 #                                are the other bin-directory names for it)
+#   lost                         events were lost: the kernel's queue
+#                                overflowed, or more programs than MAX_EXECS
 # Usage: python3 - OUT READY DECOY...   (the script on stdin)
 import ctypes
 import os
@@ -15,10 +17,10 @@ import struct
 import sys
 import time
 
-IN_ACCESS, IN_OPEN, IN_IGNORED = 0x1, 0x20, 0x8000
+IN_ACCESS, IN_OPEN, IN_Q_OVERFLOW, IN_IGNORED = 0x1, 0x20, 0x4000, 0x8000
 IN_CLOEXEC = 0o2000000
 BIN_DIRS = ["/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin", "/sbin"]
-MAX_EXECS = 64
+MAX_EXECS = 4096  # more than a bin directory holds: the server cannot add files there
 MAX_ALIASES = 16
 
 
@@ -72,7 +74,7 @@ def main():
             wd = watch(libc, fd, d, IN_OPEN)
             if wd is not None:
                 dirs[wd] = d
-    reads, execs = {}, {}
+    reads, execs, lost = {}, {}, False
     open(ready, "w").close()
     try:
         while True:
@@ -83,6 +85,9 @@ def main():
                 wd, mask, _, n = struct.unpack_from("iIII", buf, i)
                 name = buf[i + 16:i + 16 + n].split(b"\0", 1)[0].decode("utf-8", "replace")
                 i += 16 + n
+                if mask & IN_Q_OVERFLOW:
+                    lost = True
+                    continue
                 if mask & IN_IGNORED:
                     continue
                 if wd in files:
@@ -91,10 +96,14 @@ def main():
                     p = os.path.join(dirs[wd], name)
                     if p in execs or len(execs) < MAX_EXECS:
                         execs[p] = execs.get(p, 0) + 1
+                    else:
+                        lost = True
     except Stop:
         pass
     amap, linked = alias_map() if execs else ({}, [])
     with open(out, "w") as f:
+        if lost:
+            f.write("lost\n")
         for p, t in sorted(reads.items()):
             f.write("read %.9f %s\n" % (t, p))
         for p, c in sorted(execs.items()):
