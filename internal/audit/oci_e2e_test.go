@@ -106,23 +106,7 @@ func TestOCIImage(t *testing.T) {
 	if len(man.Tools) == 0 || man.Tools[0].Name != "echo" {
 		t.Errorf("tools %+v", man.Tools)
 	}
-	st := man.PhaseByName(m.PhaseStartup)
-	if st == nil {
-		t.Fatal("no startup phase")
-	}
-	var keys []string
-	for k := range canaryHits(st) {
-		keys = append(keys, k)
-	}
-	joined := strings.Join(keys, "\n")
-	for _, want := range []string{"file:~/.ssh/id_rsa", "file:~/.aws/credentials", "env:GITHUB_TOKEN sent https POST api.fixture.example/v1/send"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("no canary hit %q in\n%s", want, joined)
-		}
-	}
-	if !hasFinding(findings(man), policy.KindCanary, policy.Critical, "") {
-		t.Errorf("no critical canary finding: %+v", findings(man))
-	}
+	st := startupCanaries(t, man, "file:~/.ssh/id_rsa", "file:~/.aws/credentials", "env:GITHUB_TOKEN sent https POST api.fixture.example/v1/send")
 	hosts := false
 	for _, d := range st.DNS {
 		hosts = hosts || d.Name == "api.fixture.example"
@@ -139,6 +123,30 @@ func TestOCIImage(t *testing.T) {
 	}
 }
 
+// startupCanaries checks that the startup phase has each wanted canary hit
+// and that there is a critical canary finding; it returns the phase.
+func startupCanaries(t *testing.T, man *m.Manifest, wants ...string) *m.Phase {
+	t.Helper()
+	st := man.PhaseByName(m.PhaseStartup)
+	if st == nil {
+		t.Fatal("no startup phase")
+	}
+	var keys []string
+	for k := range canaryHits(st) {
+		keys = append(keys, k)
+	}
+	joined := strings.Join(keys, "\n")
+	for _, want := range wants {
+		if !strings.Contains(joined, want) {
+			t.Errorf("no canary hit %q in\n%s", want, joined)
+		}
+	}
+	if !hasFinding(findings(man), policy.KindCanary, policy.Critical, "") {
+		t.Errorf("no critical canary finding: %+v", findings(man))
+	}
+	return st
+}
+
 // TestOCIDistroless audits an image without any shell (distroless): the
 // entrypoint runs on the bundled one, and the trace reaches its filter
 // through a named pipe (strace's "-o |command" needs the image's
@@ -151,23 +159,7 @@ func TestOCIDistroless(t *testing.T) {
 	if man.Outcome.Status != m.StatusOK {
 		t.Fatalf("outcome %+v\nnotes %q", man.Outcome, man.Run.Notes)
 	}
-	st := man.PhaseByName(m.PhaseStartup)
-	if st == nil {
-		t.Fatal("no startup phase")
-	}
-	var keys []string
-	for k := range canaryHits(st) {
-		keys = append(keys, k)
-	}
-	joined := strings.Join(keys, "\n")
-	for _, want := range []string{"file:~/.ssh/id_rsa", "env:GITHUB_TOKEN sent https POST api.fixture.example/v1/send"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("no canary hit %q in\n%s", want, joined)
-		}
-	}
-	if !hasFinding(findings(man), policy.KindCanary, policy.Critical, "") {
-		t.Errorf("no critical canary finding: %+v", findings(man))
-	}
+	startupCanaries(t, man, "file:~/.ssh/id_rsa", "env:GITHUB_TOKEN sent https POST api.fixture.example/v1/send")
 }
 
 // TestOCIRugPull compares two versions of an image: the clean first (the

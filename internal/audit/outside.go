@@ -187,7 +187,8 @@ func isHomeNoise(p string) bool {
 // by its trace and by its own file watcher: the watcher also sees what no
 // trace shows, a script's interpreter (the kernel opens it: "npm" runs
 // /usr/bin/env), so the witness run's programs are compared like with
-// like. The entrypoint's own programs are left out.
+// like. The programs the entrypoint opens while its watcher runs (the
+// tracer, the clock switch's chmod, mv and date) are no interpreters.
 func tracedPrograms(r *Result) map[string]bool {
 	out := map[string]bool{}
 	for _, ph := range r.Manifest.Phases {
@@ -202,7 +203,7 @@ func tracedPrograms(r *Result) map[string]bool {
 		// Only interpreters (what a script names after "#!"), and only
 		// those the trace does not show opened by a system call: reading
 		// /usr/bin/curl when traced must not excuse running it when not.
-		if tracedPlumbing[names[0]] || !slices.ContainsFunc(names, isInterpreter) ||
+		if !slices.ContainsFunc(names, isInterpreter) ||
 			slices.ContainsFunc(names, func(n string) bool { return r.outside.opened[n] }) {
 			continue
 		}
@@ -266,8 +267,3 @@ var openCalls = []string{"open", "openat", "openat2", "creat"}
 // binDirs are the directories the watcher watches (watch.py's BIN_DIRS)
 // and their usual links.
 var binDirs = []string{"/usr/local/bin", "/usr/local/sbin", "/usr/bin", "/usr/sbin", "/bin", "/sbin"}
-
-// tracedPlumbing are the programs the traced run's entrypoint opens while
-// its watcher runs (by resolved path): the tracer, and the clock switch's
-// chmod, mv and date.
-var tracedPlumbing = map[string]bool{"/usr/bin/strace": true, "/usr/bin/chmod": true, "/usr/bin/mv": true, "/usr/bin/date": true}
