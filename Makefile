@@ -12,7 +12,7 @@ export MCP_AUDIT_TEST_CACHE ?= $(CURDIR)/.cache/test-installs
 VERSION  ?= $(shell ./scripts/version.sh)
 LDFLAGS  := -X github.com/mcp-audit/mcp-audit/internal/buildinfo.version=$(VERSION)
 
-.PHONY: help build test test-unit demo bench study lint fuzz image engine clean action-e2e release-dry-run
+.PHONY: help build test test-unit test-e2e demo bench study lint fuzz image engine clean action-e2e release-dry-run
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-10s %s\n", $$1, $$2}'
@@ -27,7 +27,8 @@ image: engine build ## build the sandbox image if missing
 	@$(BIN) image status | grep -q current || $(BIN) image build --flavor $(FLAVOR)
 
 test: export MCP_AUDIT_WITH_CHROMIUM = 1
-test: image lint ## everything: engine, image, lint, all tests (Docker and Chromium tests required)
+test: image lint ## everything: engine, image, lint, the unit tier first, then every test (Docker and Chromium required)
+	$(GO) test -short $(PKGS)
 	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -timeout 60m $(PKGS)
 
 action-e2e: image ## build the Action's image offline and run it as GitHub's runner does
@@ -36,8 +37,12 @@ action-e2e: image ## build the Action's image offline and run it as GitHub's run
 release-dry-run: ## build the release binaries and checksums into dist/ (no publishing)
 	VERSION=$(VERSION) ./scripts/release-build.sh dist
 
-test-unit: ## tests that need no engine (Docker tests skip)
-	$(GO) test $(PKGS)
+test-unit: ## the unit tier: -short starts no container and opens no browser (minutes)
+	$(GO) test -short $(PKGS)
+
+test-e2e: export MCP_AUDIT_WITH_CHROMIUM = 1
+test-e2e: image ## the end-to-end tier too: every test, Docker and Chromium required (no lint)
+	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -timeout 60m $(PKGS)
 
 demo: image ## audit the built-in default server and print the summary
 	$(BIN) audit npm:@modelcontextprotocol/server-memory -o demo-manifest.json

@@ -3,19 +3,15 @@ package cli_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcp-audit/mcp-audit/internal/cli"
-	"github.com/mcp-audit/mcp-audit/internal/sandbox"
-	"github.com/mcp-audit/mcp-audit/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
@@ -26,35 +22,23 @@ func TestMain(m *testing.M) {
 	})
 }
 
-func dockerAvailable() bool {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	c, err := sandbox.Connect(ctx)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
+// TestScripts runs testdata/script/*.txtar against the real CLI: usage,
+// help, formats and everything else that needs no engine (the unit tier).
+// The scripts that audit through the sandbox are in testdata/script-e2e
+// (script_e2e_test.go).
+func TestScripts(t *testing.T) {
+	runScripts(t, "testdata/script")
 }
 
-// TestScripts runs testdata/script/*.txtar against the real CLI. Scripts
-// marked [docker] need an engine; they are skipped without one unless
-// MCP_AUDIT_REQUIRE_DOCKER is set.
-func TestScripts(t *testing.T) {
+// runScripts runs the scripts of dir with the harness's environment.
+func runScripts(t *testing.T, dir string) {
 	fixture, _ := filepath.Abs(filepath.Join("..", "..", "testdata", "fixtures", "fixture-server"))
-	haveDocker := dockerAvailable()
-	if haveDocker {
-		testenv.SinkBinary(t)
-	}
-	if !haveDocker && os.Getenv("MCP_AUDIT_REQUIRE_DOCKER") != "" {
-		t.Fatal("docker required")
-	}
 	cache := os.Getenv("MCP_AUDIT_TEST_CACHE")
 	if cache == "" {
 		cache = t.TempDir()
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURE", fixture)
 			env.Setenv("XDG_CACHE_HOME", cache)
@@ -64,12 +48,6 @@ func TestScripts(t *testing.T) {
 				}
 			}
 			return nil
-		},
-		Condition: func(cond string) (bool, error) {
-			if cond == "docker" {
-				return haveDocker, nil
-			}
-			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// exits N cmd args...: run cmd and require exit status N.

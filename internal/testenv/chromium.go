@@ -23,12 +23,13 @@ type Page struct {
 // unless MCP_AUDIT_REQUIRE_CHROMIUM is set.
 func Chromium(t testing.TB) string {
 	t.Helper()
+	EndToEnd(t, RequireChromium)
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if os.Getenv("MCP_AUDIT_REQUIRE_CHROMIUM") != "" {
+	if os.Getenv(RequireChromium) != "" {
 		t.Fatal("chromium is required (apt-get install chromium)")
 	}
 	t.Skip("chromium not installed")

@@ -1,7 +1,9 @@
-// Package testenv gives tests a Docker engine and the sandbox image, or
-// skips them with a clear message when no engine answers. CI always has an
-// engine (.ci/run starts one), so there these tests always run; set
-// MCP_AUDIT_REQUIRE_DOCKER=1 to turn the skip into a failure.
+// Package testenv gives end-to-end tests a Docker engine, the sandbox
+// image and a browser, or skips them: under -short always (the unit tier,
+// see EndToEnd), otherwise with a clear message when no engine or browser
+// answers. CI always has an engine (.ci/run starts one), so there these
+// tests always run; MCP_AUDIT_REQUIRE_DOCKER=1 (and
+// MCP_AUDIT_REQUIRE_CHROMIUM=1) turn the skip into a failure.
 package testenv
 
 import (
@@ -61,6 +63,7 @@ const AllCanaries = true
 // Engine returns a connected engine or skips the test.
 func Engine(t testing.TB) *client.Client {
 	t.Helper()
+	EndToEnd(t, RequireDocker)
 	answerReservedEnv()
 	once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
@@ -68,7 +71,7 @@ func Engine(t testing.TB) *client.Client {
 		eng, engErr = sandbox.Connect(ctx)
 	})
 	if engErr != nil {
-		if os.Getenv("MCP_AUDIT_REQUIRE_DOCKER") != "" {
+		if os.Getenv(RequireDocker) != "" {
 			t.Fatalf("docker required: %v", engErr)
 		}
 		t.Skipf("skipping: no Docker engine (%v)", engErr)
@@ -81,6 +84,7 @@ func Engine(t testing.TB) *client.Client {
 // built with cgo for -race, so they cannot be the sink themselves.
 func SinkBinary(t testing.TB) string {
 	t.Helper()
+	EndToEnd(t, RequireDocker)
 	answerReservedEnv()
 	sinkOnce.Do(func() {
 		if p := os.Getenv("MCP_AUDIT_SINK_BINARY"); p != "" {

@@ -1,8 +1,17 @@
-// Command structcheck holds the code to the size limits of the house
-// style, which keep each function and each CLI file readable in one
-// sitting: no non-test function longer than 100 lines (from its func line
-// to its closing brace) and no non-test file in internal/cli longer than
-// 250 lines (subpackages included). It prints one line per excess and exits 1 if there is any.
+// Command structcheck holds the code to the structure of the house style
+// (docs/architecture.md), so that what a review once fixed stays fixed:
+//
+//   - sizes: no non-test function longer than 100 lines (from its func line
+//     to its closing brace), no non-test file in internal/cli longer than
+//     250 lines, and internal/audit (the conductor) within its file, line
+//     and per-file limits (layout.go);
+//   - test tiers: a test file that reaches a Docker engine or a browser,
+//     directly or through a helper of its package, is named *_e2e_test.go
+//     (tiers.go), so `go test -short` is the unit tier by construction;
+//   - dependencies: check does not import batch, and ecosystem knowledge
+//     stays in internal/target (layout.go).
+//
+// It prints one line per problem and exits 1 if there is any.
 //
 // Usage: go run ./internal/tools/structcheck [ROOT]
 package main
@@ -47,6 +56,7 @@ func main() {
 func check(root string) ([]string, error) {
 	var problems []string
 	fset := token.NewFileSet()
+	pkgs := map[string]*pkgFiles{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -58,17 +68,36 @@ func check(root string) ([]string, error) {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, ".go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 		if err != nil {
 			return fmt.Errorf("parsing %s: %w", path, err)
 		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		dir := filepath.ToSlash(filepath.Dir(rel))
+		if pkgs[dir] == nil {
+			pkgs[dir] = &pkgFiles{dir: dir}
+		}
+		if strings.HasSuffix(name, "_test.go") {
+			pkgs[dir].tests = append(pkgs[dir].tests, parsedFile{rel: rel, f: f})
+			return nil
+		}
+		pkgs[dir].files = append(pkgs[dir].files, parsedFile{rel: rel, f: f})
 		problems = append(problems, checkFile(fset, f, root, path)...)
 		return nil
 	})
-	return problems, err
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range sortedKeys(pkgs) {
+		p := pkgs[dir]
+		problems = append(problems, checkTiers(p)...)
+		problems = append(problems, checkLayout(fset, p)...)
+	}
+	return append(problems, checkKinds(pkgs)...), nil
 }
 
 func checkFile(fset *token.FileSet, f *ast.File, root, path string) []string {
