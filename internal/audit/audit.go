@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/differ"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
@@ -180,7 +181,7 @@ type Result struct {
 	Evidence []classify.Evidence
 	// outside is what the sandbox saw from outside the server that the
 	// manifest does not hold, for the witness comparison.
-	outside outsideView
+	outside *differ.Outside
 }
 
 // ErrRuntime marks failures of the audit machinery (as opposed to the
@@ -207,4 +208,29 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 		return executeWithWitness(ctx, d, o, p)
 	}
 	return execute(ctx, d, o, p)
+}
+
+// Progress phases, in the order an audit goes through them.
+const (
+	StepInstall  = "install"
+	StepStartup  = "startup"
+	StepCalls    = "calls"
+	StepIdle     = "idle"
+	StepAnalysis = "analysis"
+	StepDone     = "done" // the audit is over, whatever its outcome
+)
+
+// Step is where an audit is, for progress output: its target, its phase,
+// and in the calls phase how many of the planned calls are done.
+type Step struct {
+	Target      string
+	Phase       string
+	Done, Total int
+}
+
+// step reports a step to o.Progress, if any.
+func (o *Options) step(phase string, done, total int) {
+	if o.Progress != nil {
+		o.Progress(Step{Target: o.Target, Phase: phase, Done: done, Total: total})
+	}
 }

@@ -6,10 +6,9 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/differ"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
@@ -19,17 +18,11 @@ import (
 
 // classifySegment parses one segment's traces and sink log and classifies
 // them in its windows.
-func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, ses *session, man *m.Manifest) ([]m.Phase, []classify.Evidence, m.TraceStats, error) {
+// extra are observations of the session (canaries in what the server
+// listed) that belong to this segment.
+func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, extra []classify.Observed, given []string, man *m.Manifest) ([]m.Phase, []classify.Evidence, m.TraceStats, error) {
 	art := s.art
-	for _, st := range art.Status {
-		if st == "seed-failed" || strings.HasPrefix(st, "resolv.conf") || st == "install-timeout" {
-			man.Run.Notes = append(man.Run.Notes, "sandbox: "+st)
-		}
-		if n, ok := strings.CutPrefix(st, "noise-dropped "); ok {
-			man.Run.Notes = append(man.Run.Notes, "the trace left out "+textsafe.Line(n, 20)+
-				" failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)")
-		}
-	}
+	man.Run.Notes = append(man.Run.Notes, statusNotes(art.Status)...)
 	windows := slices.Clone(s.windows)
 	var events []trace.Event
 	var st m.TraceStats
@@ -44,9 +37,9 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 			root = it.Events[0].PID // the process strace started: setpriv, then the install shell
 		}
 		st = addStats(st, it.Stats, len(it.Events))
-		if start, end, ok := installWindow(art.Status); ok {
-			windows = append([]classify.Window{{Name: m.PhaseInstall, Start: start, End: end}}, windows...)
-			windows[1].Start = end
+		if sp := art.Status.Install; sp != nil {
+			windows = append([]classify.Window{{Name: m.PhaseInstall, Start: sp.Start, End: sp.End}}, windows...)
+			windows[1].Start = sp.End
 		}
 	}
 	tr, err := parseTrace(ctx, art.TraceFile, p.maxTrace)
@@ -60,11 +53,10 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 	}
 	st = addStats(st, tr.Stats, len(tr.Events))
 	st.Truncated = st.Truncated || art.TraceCut
-	if slices.Contains(art.Status, "trace-pipe-failed") {
+	if art.Status.TracePipeFailed {
 		st.Truncated = true // no trace at all: blind, not clean
-		man.Run.Notes = append(man.Run.Notes, "sandbox: the trace's pipe could not be made; nothing was traced")
 	}
-	s.binOpened, s.oddExec = binOpened(events)
+	s.binOpened, s.oddExec = differ.BinOpened(events)
 	s.oddExec = s.oddExec || st.Truncated
 	sinkEvents := readSink(art, man)
 	var reqs []classify.ServerRequest
@@ -72,27 +64,25 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, s
 		reqs = append(reqs, classify.ServerRequest{Method: r.Method, Answer: r.Answer, Time: r.Time})
 	}
 	seen := witness(p.Layout, art.Witness)
-	seen = append(seen, watchReads(p.Layout, art.Watch, seen)...)
+	seen = append(seen, watchReads(p.Layout, art.Watch.Reads, seen)...)
+	observed, sum := s.ch.Records()
+	man.Run.Notes = append(man.Run.Notes, sum.Notes()...)
+	for phase, hits := range s.mcpHits {
+		for _, h := range hits {
+			observed = append(observed, classify.Observed{Phase: phase, Canary: &h})
+		}
+	}
 	out, err := classify.ClassifyContext(ctx, classify.Input{
 		Layout: p.Layout, Events: events, Windows: windows, Canaries: p.Canaries,
 		Resolvers: []string{resolver}, Witness: seen,
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
-		Written: written(art.Written),
+		Written: written(art.Written), Observed: append(observed, extra...), LateAlerts: sum.Alerts(), Given: given,
 	})
 	if err != nil {
 		return nil, nil, st, err
 	}
 	if out.PlumbingEvents > 0 {
 		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install phase: %d events of mcp-audit's own npm (the install shell and its direct children) left out", out.PlumbingEvents))
-	}
-	out.Phases = s.ch.assign(out.Phases, windows, man)
-	for i := range out.Phases {
-		ph := &out.Phases[i]
-		ph.Canaries = append(ph.Canaries, s.mcpHits[ph.Name]...)
-		if st.Truncated && ph.Name == windows[len(windows)-1].Name {
-			ph.Alerts = append(ph.Alerts, m.Alert{Kind: m.AlertTraceIncomplete,
-				Detail: "the trace exceeded its size or analysis limit; later behavior is missing"})
-		}
 	}
 	return out.Phases, out.Evidence, st, nil
 }
@@ -143,47 +133,37 @@ func sumStats(a, b m.TraceStats) m.TraceStats {
 	return a
 }
 
-// installWindow reads "install-start T" and "install-end RC T".
-func installWindow(status []string) (start, end time.Time, ok bool) {
-	var s, e bool
-	for _, line := range status {
-		f := strings.Fields(line)
-		switch {
-		case len(f) == 2 && f[0] == "install-start":
-			start, s = parseTime(f[1])
-		case len(f) == 3 && f[0] == "install-end":
-			end, e = parseTime(f[2])
-		}
-	}
-	return start, end, s && e
-}
-
-func parseTime(s string) (time.Time, bool) {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	sec := int64(f)
-	return time.Unix(sec, int64((f-float64(sec))*1e9)), true
-}
-
-// witness parses "atime mtime ctime path" lines; a read moves atime past
-// ctime (seeding sets both together).
-func witness(l classify.Layout, lines []string) []classify.WitnessRead {
+// witness turns the decoys read after seeding into the classifier's
+// reads.
+func witness(l classify.Layout, times []sandbox.AccessTimes) []classify.WitnessRead {
 	var out []classify.WitnessRead
-	for _, line := range lines {
-		f := strings.Fields(line)
-		if len(f) != 4 || f[0] == "missing" {
-			continue
+	for _, a := range times {
+		if a.Read() {
+			out = append(out, classify.WitnessRead{Path: l.Normalize(a.Path), Time: a.Atime})
 		}
-		at, err1 := strconv.ParseFloat(f[0], 64)
-		ct, err2 := strconv.ParseFloat(f[2], 64)
-		if err1 != nil || err2 != nil || at <= ct {
-			continue
+	}
+	return out
+}
+
+// statusNotes explains, for the manifest, what went wrong in setting up
+// the sandbox, and what the entrypoint said that nothing here knows.
+func statusNotes(st sandbox.Status) []string {
+	var out []string
+	add := func(ok bool, note string) {
+		if ok {
+			out = append(out, note)
 		}
-		sec := int64(at)
-		out = append(out, classify.WitnessRead{Path: l.Normalize(f[3]),
-			Time: time.Unix(sec, int64((at-float64(sec))*1e9))})
+	}
+	add(st.SeedFailed, "sandbox: seed-failed")
+	add(st.ResolvNotReplaced, "sandbox: resolv.conf not replaced")
+	add(st.InstallTimeout, "sandbox: install-timeout")
+	add(st.CANotAdded, "sandbox: the sink's certificate authority could not be added to the system trust store: TLS the server makes through it may not be read")
+	add(st.TracePipeFailed, "sandbox: the trace's pipe could not be made; nothing was traced")
+	if st.NoiseDropped > 0 {
+		out = append(out, fmt.Sprintf("the trace left out %d failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)", st.NoiseDropped))
+	}
+	for _, p := range st.Problems {
+		out = append(out, "sandbox: an unknown note: "+p)
 	}
 	return out
 }
@@ -197,17 +177,53 @@ func written(ws []sandbox.WrittenFile) []classify.WrittenFile {
 	return out
 }
 
-// markGiven flags the hits on canaries that stand in for credentials the
-// server was given (canary_env).
-func markGiven(man *m.Manifest, given []string) {
-	names := map[string]bool{}
-	for _, n := range given {
-		names["env:"+n] = true
-	}
-	for i := range man.Phases {
-		for j := range man.Phases[i].Canaries {
-			h := &man.Phases[i].Canaries[j]
-			h.Given = names[h.Canary]
+// Bounds on what is kept of the sandbox's lists over all segments
+// (hostile input).
+const (
+	maxOutsideExecs = 4096
+	maxOutsideHome  = 64
+)
+
+// outsideOf gathers every segment's outside observations for the
+// comparison of runs.
+func outsideOf(segs []*segment, l classify.Layout) *differ.Outside {
+	v := &differ.Outside{Home: map[string]string{}, Opened: map[string]bool{}}
+	for _, s := range segs {
+		for _, p := range s.binOpened {
+			v.Opened[p] = true
+		}
+		v.OddExec = v.OddExec || s.oddExec
+		if s.art == nil {
+			continue
+		}
+		v.WatchLate = v.WatchLate || s.art.Status.WatchLate()
+		v.Lost = v.Lost || s.art.Watch.Lost
+		for _, ex := range s.art.Watch.Execs {
+			if len(v.Execs) >= maxOutsideExecs {
+				v.Lost = true
+				continue
+			}
+			v.Execs = append(v.Execs, ex.Names)
+		}
+		for _, h := range s.art.HomeChanged {
+			if len(v.Home) < maxOutsideHome {
+				v.Home[l.Normalize(h.Path)] = strconv.FormatInt(h.Size, 10)
+			}
 		}
 	}
+	return v
+}
+
+// watchReads turns the watcher's decoy reads into reads for the
+// classifier, leaving out paths the access-time witness already reports.
+func watchReads(l classify.Layout, reads []sandbox.WatchRead, atime []classify.WitnessRead) []classify.WitnessRead {
+	var out []classify.WitnessRead
+	for _, r := range reads {
+		p := l.Normalize(r.Path)
+		if slices.ContainsFunc(atime, func(w classify.WitnessRead) bool { return w.Path == p }) {
+			continue
+		}
+		out = append(out, classify.WitnessRead{Path: p, Time: r.At, Evidence: "opened or read, seen by the file watcher (no tracer)"})
+	}
+	return out
 }

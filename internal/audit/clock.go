@@ -2,8 +2,6 @@ package audit
 
 import (
 	"context"
-	"strconv"
-	"strings"
 	"time"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -59,31 +57,10 @@ func idleOptions(o Options, lead time.Duration) Options {
 	return o
 }
 
-// appliedRate is the rate the entrypoint applied in the idle phase ("clock
-// RATE" in its status, then "clock-fast TIME" at the switch); 1 when the
-// shim was off or unavailable or the clock was never switched.
-func appliedRate(status []string) int {
-	rate, fast := 1, false
-	for _, st := range status {
-		if v, ok := strings.CutPrefix(st, "clock "); ok {
-			if n, err := strconv.Atoi(v); err == nil && n > 1 {
-				rate = n
-			}
-		}
-		fast = fast || strings.HasPrefix(st, "clock-fast ")
-	}
-	if !fast {
-		return 1
-	}
-	return rate
-}
-
 // clockNotes explains a shim that was asked for and not applied.
-func clockNotes(status []string) []string {
-	for _, st := range status {
-		if st == "clock-unavailable" {
-			return []string{"the clock shim is not in the sandbox image (libfaketime): the server ran in real time"}
-		}
+func clockNotes(st sandbox.Status) []string {
+	if st.ClockUnavailable {
+		return []string{"the clock shim is not in the sandbox image (libfaketime): the server ran in real time"}
 	}
 	return nil
 }
@@ -143,14 +120,8 @@ func idleLead(seg *segment, idleStart time.Time) time.Duration {
 		return 0
 	}
 	started := seg.run.Started
-	for _, st := range seg.art.Status {
-		if v, ok := strings.CutPrefix(st, "started "); ok {
-			if sec, err := strconv.ParseFloat(v, 64); err == nil {
-				if t := time.Unix(0, int64(sec*1e9)); t.After(started) && t.Before(idleStart) {
-					started = t
-				}
-			}
-		}
+	if t := seg.art.Status.Started; t.After(started) && t.Before(idleStart) {
+		started = t
 	}
 	return idleStart.Sub(started)
 }

@@ -83,7 +83,7 @@ func TestAppliedRate(t *testing.T) {
 		{[]string{"started 1.0", "clock-fast 2.0"}, 1},
 		{nil, 1},
 	} {
-		if got := appliedRate(c.status); got != c.want {
+		if got := sandbox.ParseStatus(c.status).ClockApplied(); got != c.want {
 			t.Errorf("%q: rate %d, want %d", c.status, got, c.want)
 		}
 	}
@@ -96,7 +96,7 @@ func TestIdleLead(t *testing.T) {
 	start := time.Unix(1000, 0)
 	idle := start.Add(3 * time.Second)
 	seg := func(status ...string) *segment {
-		return &segment{run: &sandbox.Run{Started: start}, art: &sandbox.Artifacts{Status: status}}
+		return &segment{run: &sandbox.Run{Started: start}, art: &sandbox.Artifacts{Status: sandbox.ParseStatus(status)}}
 	}
 	for _, c := range []struct {
 		seg  *segment
@@ -111,7 +111,7 @@ func TestIdleLead(t *testing.T) {
 		{seg("started 1000.5"), time.Time{}, 0},
 	} {
 		if got := idleLead(c.seg, c.idle); got != c.want {
-			t.Errorf("%q: lead %v, want %v", c.seg.art.Status, got, c.want)
+			t.Errorf("%+v: lead %v, want %v", c.seg.art.Status, got, c.want)
 		}
 	}
 }

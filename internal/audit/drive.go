@@ -6,6 +6,10 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/diff"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
@@ -145,4 +149,86 @@ func waitIdle(ctx context.Context, o Options, run *sandbox.Run) bool {
 			}
 		}
 	}
+}
+
+// relist reads the lists again after the calls, as a client does when it
+// refreshes, so an offer that changes once the server has been used (a
+// description that turns into instructions after the first call) is seen.
+func (ex *execution) relist(ctx context.Context, seg *segment) {
+	if ex.ses.init == nil || len(ex.p.Manifest.Calls) == 0 {
+		return
+	}
+	later := &session{init: ex.ses.init}
+	listAll(ctx, ex.o, seg.client, later)
+	ex.later = later
+}
+
+// maxRelists bounds the listings a server can ask for by announcing
+// changes.
+const maxRelists = 5
+
+// relistNow lists again right after a call during which the server
+// announced that a list changed, as a client does: a server that shows a
+// new text only until its next call is seen. The lists are compared with
+// the first ones with the others (allListChanges).
+func (x *exerciser) relistNow(ctx context.Context, seg *segment) {
+	if x.ses.init == nil || len(x.relisted) >= maxRelists {
+		return
+	}
+	later := &session{init: x.ses.init}
+	listAll(ctx, x.o, seg.client, later)
+	x.relisted = append(x.relisted, later)
+}
+
+// allListChanges compares every later listing with the first offer (in
+// man); a change seen in several is listed once, as first seen.
+func allListChanges(man *m.Manifest, sessions []*session, cs *canary.Set) []m.ListChange {
+	seen := map[string]bool{}
+	var out []m.ListChange
+	for _, s := range sessions {
+		if s == nil {
+			continue
+		}
+		after := &m.Manifest{}
+		fillServer(after, s, cs)
+		for _, c := range diff.Offers(man, after, nil) {
+			if k := c.List + "\x00" + c.Name + "\x00" + c.Field; !seen[k] {
+				seen[k] = true
+				out = append(out, c)
+			}
+		}
+	}
+	diff.SortListChanges(out)
+	if len(out) > maxTools {
+		out = out[:maxTools]
+	}
+	return out
+}
+
+// offerHits are the canaries in what the server listed, for phase
+// startup: the first listing's, and those a later listing showed that the
+// first did not ("listed again after the calls").
+func offerHits(first *session, later []*session, cs *canary.Set) []classify.Observed {
+	var out []classify.Observed
+	seen := map[string]bool{}
+	add := func(h m.CanaryHit) {
+		out = append(out, classify.Observed{Phase: m.PhaseStartup, Canary: &h})
+	}
+	for _, h := range mcpCanaries(first, cs) {
+		seen[h.Canary+"\x00"+h.How+"\x00"+h.Evidence] = true
+		add(h)
+	}
+	for _, s := range later {
+		if s == nil {
+			continue
+		}
+		for _, h := range mcpCanaries(s, cs) {
+			if k := h.Canary + "\x00" + h.How + "\x00" + h.Evidence; !seen[k] {
+				seen[k] = true // once, however many listings showed it
+				h.Evidence += " (listed again after the calls)"
+				add(h)
+			}
+		}
+	}
+	return out
 }

@@ -197,7 +197,11 @@ func (ex *execution) classify(ctx context.Context) (*Result, error) {
 	var evidence []classify.Evidence
 	var stats m.TraceStats
 	for i, s := range ex.segments {
-		phases, ev, st, err := classifySegment(ctx, s, i == 0, ex.p, &ex.ses, man)
+		var extra []classify.Observed
+		if i == 0 {
+			extra = offerHits(&ex.ses, append(ex.relisted, ex.later), ex.p.Canaries)
+		}
+		phases, ev, st, err := classifySegment(ctx, s, i == 0, ex.p, extra, ex.o.CanaryEnv, man)
 		if ctx.Err() != nil {
 			return ex.failed(s, "interrupted during analysis"), ctx.Err()
 		}
@@ -219,7 +223,7 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	man.Run.PhaseTimingMS = ex.timing
 	first, last := ex.segments[0], ex.segments[len(ex.segments)-1]
-	man.Run.ServerTime = serverTime(appliedRate(last.art.Status), first.run.Started, ex.timing, idleLead(last, ex.idleStart))
+	man.Run.ServerTime = serverTime(last.art.Status.ClockApplied(), first.run.Started, ex.timing, idleLead(last, ex.idleStart))
 	man.Run.Trace = stats
 	var stderr strings.Builder
 	for _, s := range ex.segments {
@@ -233,7 +237,6 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	if first.art.InstallLog != "" && man.PhaseByName(m.PhaseInstall) != nil {
 		man.Run.Notes = append(man.Run.Notes, "install output (tail): "+textsafe.Tail(textsafe.Clean(cs.Redact(first.art.InstallLog)), 1024))
 	}
-	markGiven(man, ex.o.CanaryEnv)
 	m.Canonicalize(man) // merges the phases of restarted segments
 	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout)}
 }
@@ -244,6 +247,8 @@ func (ex *execution) failed(s *segment, reason string) *Result {
 	man, cs := ex.p.Manifest, ex.p.Canaries
 	man.Outcome = decideOutcome(ending{failure: reason})
 	fillServer(man, &ex.ses, cs)
+	man.Phases = append(man.Phases, classify.Classify(classify.Input{Observed: offerHits(&ex.ses, nil, cs), Given: ex.o.CanaryEnv}).Phases...)
+	m.Canonicalize(man)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	stderr := cs.Redact(s.run.Stderr())
 	man.Run.StderrTail = textsafe.Tail(textsafe.Clean(stderr), 4096)

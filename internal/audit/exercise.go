@@ -247,7 +247,7 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *
 		x.settle(ctx, seg)
 		if isDone(seg.run.Done()) {
 			call.Outcome, call.Detail = m.CallServerDied, "the server exited after answering"
-		} else if seg.ch.listChanged.Swap(false) {
+		} else if seg.ch.ListChanged() {
 			x.relistNow(ctx, seg)
 		}
 	}
@@ -270,10 +270,8 @@ func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, ca
 			Evidence: pc.method + " " + textsafe.Text(pc.name, 200), Encoding: h.Encoding})
 	}
 	// The model reads what a call returns: its text is judged like a
-	// description (kept as a message of channel result when it carries
-	// instructions for the model).
-	now, text := time.Now(), slices.Clone(raw)
-	seg.ch.enqueueSized(int64(len(text)), func() { seg.ch.judge(now, m.ChannelResult, pc.method, jsonText(text), false) })
+	// description.
+	seg.ch.Result(pc.method, raw)
 	var res struct {
 		IsError bool `json:"isError"`
 		Content []struct {

@@ -1,11 +1,10 @@
 package audit
 
 import (
-	"strconv"
-	"strings"
 	"time"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
 // ending is what is known, once the sandbox has stopped, about how a run
@@ -24,9 +23,9 @@ type ending struct {
 	exited bool
 	// handshake: initialize was answered.
 	handshake bool
-	// status holds the entrypoint's notes of the last container
+	// status is the entrypoint's account of the last container
 	// ("exit RC T", …).
-	status []string
+	status sandbox.Status
 	// startupTimeout is how long initialize was given, install included.
 	startupTimeout time.Duration
 }
@@ -47,7 +46,8 @@ func decideOutcome(e ending) m.Outcome {
 		if !e.handshake {
 			out.Reason = "the server exited before answering initialize"
 		}
-		if rc, ok := exitStatus(e.status); ok {
+		if ex := e.status.Exit; ex != nil {
+			rc := ex.Code
 			out.ExitCode = &rc
 		}
 		return out
@@ -56,17 +56,4 @@ func decideOutcome(e ending) m.Outcome {
 	default:
 		return m.Outcome{Status: m.StatusOK}
 	}
-}
-
-// exitStatus reads "exit RC T" from the entrypoint's notes.
-func exitStatus(status []string) (int, bool) {
-	for _, s := range status {
-		f := strings.Fields(s)
-		if len(f) >= 2 && f[0] == "exit" {
-			if rc, err := strconv.Atoi(f[1]); err == nil {
-				return rc, true
-			}
-		}
-	}
-	return 0, false
 }

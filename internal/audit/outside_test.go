@@ -2,120 +2,30 @@ package audit
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
-	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
-	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
-func TestOutsideDifferences(t *testing.T) {
+// TestOutsideOf: the segments' parsed watcher and home files become one
+// outside view, bounded.
+func TestOutsideOf(t *testing.T) {
 	t.Parallel()
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
-	seg := func(watch, home []string) *segment {
-		return &segment{art: &sandbox.Artifacts{Watch: watch, HomeChanged: home}}
+	seg := func(watch, status, home []string, opened ...string) *segment {
+		return &segment{binOpened: opened, art: &sandbox.Artifacts{Watch: sandbox.ParseWatch(watch),
+			Status: sandbox.ParseStatus(status), HomeChanged: sandbox.ParseHomeChanges(home)}}
 	}
-	traced := outsideOf([]*segment{seg(nil, []string{"12 /home/dev/.cache/tool/a1b2", "5 /home/dev/.notes"})}, l)
-	witness := outsideOf([]*segment{seg([]string{
-		"exec 2 /usr/local/bin/node",
-		"exec 1 /usr/bin/setpriv /bin/setpriv",
-		"exec 1 /usr/bin/dash /usr/bin/sh /bin/sh",
-		"exec 1 /usr/bin/git /bin/git",
-		"exec x", "read 1.5 /home/dev/.aws/credentials",
-	}, []string{
-		"40 /home/dev/.bashrc", "5 /home/dev/.notes", "12 /home/dev/.cache/tool/c3d4",
-		"bad line", "7 /home/dev/.ssh/authorized_keys",
-	})}, l)
-	progs := map[string]bool{"/usr/local/bin/node": true, "/bin/sh": true}
-	got := outsideDifferences(traced, witness, progs)
-	var subjects []string
-	for k := range got {
-		subjects = append(subjects, k)
-	}
-	want := []string{"home file ~/.bashrc changed", "home file ~/.ssh/authorized_keys changed", "process /usr/bin/git"}
-	if diff := cmp.Diff(want, slices.Sorted(slices.Values(subjects))); diff != "" {
-		t.Errorf("subjects (-want +got):\n%s", diff)
-	}
-	// A watcher that started late: programs are not compared, and the
-	// manifest says so.
-	late := outsideOf([]*segment{{art: &sandbox.Artifacts{Status: []string{"watch-not-ready"},
-		HomeChanged: []string{"12 /home/dev/.cache/tool/a1b2", "5 /home/dev/.notes"}}}}, l)
-	if got := outsideDifferences(late, witness, progs); len(got) != 2 || watchNote(late, witness) == "" {
-		t.Errorf("late traced watcher: %v", got)
-	}
-	// A witness watcher that lost events (a flood of opens) is a
-	// difference of its own; a traced one that did is a note.
-	lost := outsideOf([]*segment{seg([]string{"lost", "exec 1 /usr/local/bin/node"}, nil)}, l)
-	if _, ok := outsideDifferences(traced, lost, progs)["file watcher lost events"]; !ok {
-		t.Error("a witness watcher that lost events is no difference")
-	}
-	if got := outsideDifferences(lost, witness, progs); got["process /usr/bin/git"] != nil || watchNote(lost, witness) == "" {
-		t.Errorf("traced watcher lost events: %v", got)
-	}
-}
-
-// TestTracedProgramsByWatcher: what the traced run's own watcher saw (a
-// script's interpreter) counts as the traced run's, but not its
-// entrypoint's programs.
-func TestTracedProgramsByWatcher(t *testing.T) {
-	t.Parallel()
-	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
-	seg := &segment{art: &sandbox.Artifacts{Watch: []string{
-		"exec 1 /usr/bin/env /bin/env", "exec 1 /usr/bin/strace /bin/strace", "exec 1 /usr/bin/date /bin/date",
-		"exec 1 /usr/bin/curl /bin/curl",
-	}}}
-	r := &Result{Manifest: &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Processes: []m.Process{{Path: "/usr/local/bin/npm"}}}}},
-		outside: outsideOf([]*segment{seg}, l)}
-	r.outside.opened = map[string]bool{"/usr/bin/id": true}
-	seg.art.Watch = append(seg.art.Watch, "exec 1 /usr/bin/id /bin/id")
-	r.outside.execs = outsideOf([]*segment{seg}, l).execs
-	got := tracedPrograms(r)
-	for p, want := range map[string]bool{"/usr/local/bin/npm": true, "/usr/bin/env": true, "/bin/env": true,
-		"/usr/bin/strace": false, "/usr/bin/date": false, "/bin/date": false, "/usr/bin/id": false, "/bin/id": false,
-		"/usr/bin/curl": false} {
-		if got[p] != want {
-			t.Errorf("tracedPrograms[%s] = %v, want %v", p, got[p], want)
-		}
-	}
-	// A cut trace or an odd exec: the watcher's programs do not count.
-	r.outside.oddExec = true
-	if got := tracedPrograms(r); got["/usr/bin/env"] || !got["/usr/local/bin/npm"] {
-		t.Errorf("with an odd exec: %v", got)
-	}
-}
-
-// TestBinOpened: successful opens by name of files in the bin directories,
-// by the path given and the one the descriptor resolved to.
-func TestBinOpened(t *testing.T) {
-	t.Parallel()
-	ev := func(name string, args []string, ret, retPath string) trace.Event {
-		e := trace.Event{Name: name, Args: args, Ret: ret, RetPath: retPath}
-		if strings.HasPrefix(ret, "-1 ") {
-			e.Errno = "ENOENT"
-		}
-		return e
-	}
-	events := []trace.Event{
-		ev("openat", []string{"AT_FDCWD", `"/bin/id"`, "O_RDONLY|O_CLOEXEC"}, "21", "/usr/bin/id"),
-		ev("openat", []string{"AT_FDCWD", `"/usr/bin/curl"`, "O_RDONLY"}, "-1 ENOENT (No such file or directory)", ""),
-		ev("openat", []string{"AT_FDCWD", `"/usr/lib/x86_64-linux-gnu/libc.so.6"`, "O_RDONLY"}, "3", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
-		ev("stat", []string{`"/usr/bin/git"`, "{...}"}, "0", ""),
-		ev("execve", []string{`"/usr/local/sbin/node"`, `["node"]`, "0x0"}, "-1 ENOENT (No such file or directory)", ""),
-	}
-	got, odd := binOpened(events)
-	if diff := cmp.Diff([]string{"/bin/id", "/usr/bin/id"}, got); diff != "" || odd {
-		t.Errorf("binOpened (-want +got):\n%s odd exec %v", diff, odd)
-	}
-	// An exec that failed after the kernel may have opened a program (a
-	// chain of scripts ends in ELOOP): the watcher's view cannot be matched.
-	loop := ev("execve", []string{`"/tmp/a"`, `["/tmp/a"]`, "0x0"}, "-1 ELOOP (Too many levels of symbolic links)", "")
-	loop.Errno = "ELOOP"
-	if _, odd := binOpened(append(events, loop)); !odd {
-		t.Error("an ELOOP exec is not odd")
+	v := outsideOf([]*segment{
+		seg([]string{"exec 1 /usr/bin/git /bin/git"}, nil, []string{"40 /home/dev/.bashrc"}, "/usr/bin/id"),
+		seg([]string{"lost"}, []string{"watch-not-ready"}, nil),
+		{oddExec: true},
+	}, l)
+	if !v.Lost || !v.WatchLate || !v.OddExec || !v.Opened["/usr/bin/id"] || v.Home["~/.bashrc"] != "40" ||
+		len(v.Execs) != 1 || v.Execs[0][0] != "/usr/bin/git" {
+		t.Errorf("outside %+v", v)
 	}
 }
 
@@ -123,45 +33,10 @@ func TestWatchReads(t *testing.T) {
 	t.Parallel()
 	l := classify.Layout{Home: "/home/dev", Workspace: "/home/dev/project"}
 	atime := []classify.WitnessRead{{Path: "~/.ssh/id_rsa"}}
-	got := watchReads(l, []string{"read 100.5 /home/dev/.aws/credentials", "read 101 /home/dev/.ssh/id_rsa", "read x /y", "exec 1 /usr/bin/id"}, atime)
+	reads := sandbox.ParseWatch([]string{"read 100.5 /home/dev/.aws/credentials", "read 101 /home/dev/.ssh/id_rsa", "read x /y", "exec 1 /usr/bin/id"}).Reads
+	got := watchReads(l, reads, atime)
 	if len(got) != 1 || got[0].Path != "~/.aws/credentials" || got[0].Evidence == "" {
 		t.Errorf("watchReads = %+v", got)
-	}
-}
-
-func TestObservationsRawIP(t *testing.T) {
-	t.Parallel()
-	man := &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Network: []m.Connection{
-		{Proto: "tcp", Op: "connect", Address: "198.51.100.7", Port: 4444, Protocol: "other", Category: m.ConnEgress},
-		{Proto: "tcp", Op: "connect", Port: 443, Category: m.ConnEgress},
-	}}}}
-	obs := observations(man, man)
-	if _, ok := obs["connection tcp 198.51.100.7:4444 other"]; !ok || len(obs) != 1 {
-		t.Errorf("observations = %v", obs)
-	}
-}
-
-// TestWitnessOnlyCanaryIsTheftNotDifference: the witness run plants its
-// own subset of canary variables, so its theft of one the traced run did
-// not have is a canary hit in the manifest, not "behaves differently when
-// traced".
-func TestWitnessOnlyCanaryIsTheftNotDifference(t *testing.T) {
-	t.Parallel()
-	hit := func(name string) m.CanaryHit {
-		return m.CanaryHit{Canary: name, How: m.HowSent, Evidence: "https POST dormant.fixture.example/c"}
-	}
-	traced := &Result{Manifest: &m.Manifest{Run: m.Run{CanaryEnv: []string{"GITHUB_TOKEN", "OPENAI_API_KEY"}},
-		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{hit("env:GITHUB_TOKEN")}}}}}
-	witness := &Result{Manifest: &m.Manifest{Run: m.Run{CanaryEnv: []string{"NPM_TOKEN", "OPENAI_API_KEY"}},
-		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{hit("env:NPM_TOKEN"), hit("env:OPENAI_API_KEY")}}}}}
-	diffs := witnessDifferences(traced, witness)
-	if len(diffs) != 1 || diffs[0].Subject != "canary env:OPENAI_API_KEY sent" {
-		t.Errorf("differences = %+v, want only the variable both runs planted", diffs)
-	}
-	addWitnessOnlyCanaries(traced.Manifest, witness.Manifest)
-	got := traced.Manifest.PhaseByName(m.PhaseStartup).Canaries
-	if len(got) != 2 || got[1].Canary != "env:NPM_TOKEN" || !strings.HasPrefix(got[1].Evidence, "witness run: ") {
-		t.Errorf("traced canaries = %+v", got)
 	}
 }
 

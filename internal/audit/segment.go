@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/observe"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
@@ -25,7 +26,7 @@ type segment struct {
 	// mcpHits are canaries found in what the server returned, per phase.
 	mcpHits map[string][]m.CanaryHit
 	// ch watches what the server says outside its answers.
-	ch *channels
+	ch *observe.Observer
 	// transport is the HTTP transport's, closed with the segment (nil
 	// for stdio).
 	transport io.Closer
@@ -51,14 +52,14 @@ func (s *segment) answered(t time.Time) {
 }
 
 func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, cs *canary.Set, o Options) (*segment, error) {
-	ch := newChannels(cs)
-	spec.Stderr = &ch.errw
+	ch := observe.New(cs)
+	spec.Stderr = ch.Stderr()
 	run, err := sb.Start(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
 	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}, ch: ch}
-	seg.client, seg.transport = newClient(run, spec, ch, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.observe,
+	seg.client, seg.transport = newClient(run, spec, ch, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.Observe,
 		ClientName: o.clientName(), ClientVersion: o.clientVersion()})
 	seg.window(m.PhaseStartup, run.Started)
 	return seg, nil

@@ -17,11 +17,10 @@ const (
 	maxName        = 256
 )
 
-// fillServer records what the server offered over MCP. Canary values in
-// anything the server said are a finding (phase startup, how "mcp-output")
-// and are redacted, so the manifest never carries a secret.
+// fillServer records what the server offered over MCP, canary values
+// redacted, so the manifest never carries a secret (the values found are
+// a finding of phase startup, how "mcp-output": offerHits).
 func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
-	hits := mcpCanaries(ses, cs)
 	clean := func(s string, max int) string { return textsafe.Text(cs.Redact(s), max) }
 	man.Server.Capabilities = []string{}
 	if ses.init != nil {
@@ -37,7 +36,6 @@ func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
 	fillPrompts(man, ses.prompts, clean)
 	fillResources(man, ses.resources, clean)
 	fillTemplates(man, ses.templates, clean)
-	addStartupHits(man, hits)
 }
 
 // mcpCanaries finds canary values in the handshake and the lists.
@@ -60,21 +58,6 @@ func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
 		scan("initialize", []json.RawMessage{b})
 	}
 	return hits
-}
-
-// addStartupHits adds canary hits to phase startup, creating it when the
-// trace had nothing for it.
-func addStartupHits(man *m.Manifest, hits []m.CanaryHit) {
-	if len(hits) == 0 {
-		return
-	}
-	for i := range man.Phases {
-		if man.Phases[i].Name == m.PhaseStartup {
-			man.Phases[i].Canaries = append(man.Phases[i].Canaries, hits...)
-			return
-		}
-	}
-	man.Phases = append(man.Phases, m.Phase{Name: m.PhaseStartup, Canaries: hits})
 }
 
 func fillTools(man *m.Manifest, tools []json.RawMessage, cs *canary.Set, clean func(string, int) string) {

@@ -9,11 +9,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
 // TestFillServerRedactsAndReportsCanaries: a canary the server puts in a
-// tool description is a startup finding and never reaches the manifest.
+// tool description is a startup finding (placed by classify) and never
+// reaches the manifest; a later listing that shows a new one adds it once.
 func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
 	t.Parallel()
 	cs := canary.Generate(nil)
@@ -23,8 +25,11 @@ func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
 		json.RawMessage(`"not an object"`),
 	}, prompts: []json.RawMessage{json.RawMessage(`{"name":"p","arguments":[{"name":"a"}]}`)},
 		resources: []json.RawMessage{json.RawMessage(`{"uri":"file:///x","name":"x","mimeType":"text/plain"}`)}}
-	man := &m.Manifest{Phases: []m.Phase{{Name: m.PhaseIdle}}}
+	man := &m.Manifest{}
 	fillServer(man, ses, cs)
+	later := &session{tools: []json.RawMessage{json.RawMessage(`{"name":"leak","description":"use ` + cs.Env["NPM_TOKEN"] + `"}`)}}
+	man.Phases = classify.Classify(classify.Input{Windows: []classify.Window{{Name: m.PhaseStartup}, {Name: m.PhaseIdle}},
+		Observed: offerHits(ses, []*session{later, later}, cs)}).Phases
 
 	b, _ := json.Marshal(man)
 	if strings.Contains(string(b), token) {
@@ -33,9 +38,9 @@ func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
 	if len(man.Tools) != 1 || man.Tools[0].Description != "use <canary env:GITHUB_TOKEN>" {
 		t.Errorf("tools %+v", man.Tools)
 	}
-	want := []m.Phase{{Name: m.PhaseIdle}, {Name: m.PhaseStartup, Canaries: []m.CanaryHit{
-		{Canary: "env:GITHUB_TOKEN", How: "mcp-output", Evidence: "tools/list", Encoding: "raw"}}}}
-	if diff := cmp.Diff(want, man.Phases); diff != "" {
+	want := []m.CanaryHit{{Canary: "env:GITHUB_TOKEN", How: "mcp-output", Evidence: "tools/list", Encoding: "raw"},
+		{Canary: "env:NPM_TOKEN", How: "mcp-output", Evidence: "tools/list (listed again after the calls)", Encoding: "raw"}}
+	if diff := cmp.Diff(want, man.PhaseByName(m.PhaseStartup).Canaries); diff != "" {
 		t.Errorf("phases (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"a tools/list entry is not an object"}, man.Run.Notes); diff != "" {

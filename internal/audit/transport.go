@@ -11,6 +11,7 @@ import (
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/observe"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 )
@@ -56,16 +57,14 @@ func httpEndpoint(o Options) (*sandbox.HTTPEndpoint, error) {
 // newClient connects the MCP client to the run: over the server's stdio,
 // or for an HTTP server through the sink's network namespace. The closer
 // ends the transport (nil for stdio).
-func newClient(run *sandbox.Run, spec sandbox.Spec, ch *channels, co mcpclient.Options) (*mcpclient.Client, io.Closer) {
+func newClient(run *sandbox.Run, spec sandbox.Spec, ch *observe.Observer, co mcpclient.Options) (*mcpclient.Client, io.Closer) {
 	if spec.HTTP == nil {
 		return mcpclient.New(run.Stdout, run, co), nil
 	}
 	// What the server prints on stdout is not the MCP channel here, but
 	// it is still searched and judged.
-	out := &lineWriter{fn: func(line []byte) {
-		ch.observe(mcpclient.Observation{Channel: mcpclient.ChanStdout, Data: line, Size: len(line)})
-	}}
-	go func() { _, _ = io.Copy(out, run.Stdout); out.flush() }()
+	out := ch.Stdout()
+	go func() { _, _ = io.Copy(out, run.Stdout); out.Close() }()
 	port := spec.HTTP.Port
 	hc := &http.Client{Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {

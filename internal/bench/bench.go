@@ -241,14 +241,8 @@ func initLatency(ctx context.Context, d audit.Deps, target string, traced bool) 
 		return 0, err
 	}
 	os.Remove(art.TraceFile)
-	for _, s := range art.Status {
-		if f := strings.Fields(s); len(f) == 2 && f[0] == "started" {
-			sec, err := strconv.ParseFloat(f[1], 64)
-			if err == nil {
-				started := time.Unix(0, int64(sec*1e9))
-				return answered.Sub(started), nil
-			}
-		}
+	if started := art.Status.Started; !started.IsZero() {
+		return answered.Sub(started), nil
 	}
 	return 0, fmt.Errorf("no start time from the sandbox")
 }

@@ -61,12 +61,22 @@ type Input struct {
 	Witness   []WitnessRead
 	// Sink is the network sink's log, when a sink ran.
 	Sink []sinklog.Event
-	// TraceTruncated suppresses alerts that assume a complete trace.
+	// TraceTruncated suppresses alerts that assume a complete trace, and
+	// adds a trace-incomplete alert to the last window's phase.
 	TraceTruncated bool
 	// ServerRequests are requests the server made of the client.
 	ServerRequests []ServerRequest
 	// Written are the workspace's files changed during the run.
 	Written []WrittenFile
+	// Observed are what the server said outside the trace (observed.go).
+	Observed []Observed
+	// LateAlerts are added to the last window's phase: what went wrong
+	// after the run's behavior could be attributed (the observer's bytes
+	// past its search bound).
+	LateAlerts []m.Alert
+	// Given are the canary variables that stand in for credentials the
+	// server was given (--canary-env): their hits are marked Given.
+	Given []string
 	// PlumbingRoot is the pid the install phase's tracer started (setpriv,
 	// then the install shell, in one process), 0 without an install phase.
 	// It and its direct children (npm) are mcp-audit's own plumbing, known
@@ -161,6 +171,7 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 		p := c.phaseAt(r.Time)
 		p.ServerRequests = append(p.ServerRequests, m.ServerRequest{Method: r.Method, Answer: r.Answer})
 	}
+	c.place()
 	out := make([]m.Phase, 0, len(c.phases))
 	for _, p := range c.phases {
 		out = append(out, p.finish())
@@ -190,15 +201,19 @@ func newClassifier(in Input) *classifier {
 		windows = []Window{{Name: m.PhaseStartup}}
 	}
 	for _, w := range windows {
-		c.phases = append(c.phases, &phaseAcc{
-			Phase:    m.Phase{Name: w.Name},
-			files:    map[m.FileAccess]bool{},
-			summary:  map[m.FileCount]map[string]bool{},
-			overflow: map[m.FileCount]int{},
-			answered: w.Answered,
-		})
+		c.phases = append(c.phases, newPhaseAcc(w.Name, w.Answered))
 	}
 	return c
+}
+
+func newPhaseAcc(name string, answered time.Time) *phaseAcc {
+	return &phaseAcc{
+		Phase:    m.Phase{Name: name},
+		files:    map[m.FileAccess]bool{},
+		summary:  map[m.FileCount]map[string]bool{},
+		overflow: map[m.FileCount]int{},
+		answered: answered,
+	}
 }
 
 func (c *classifier) phaseAt(t time.Time) *phaseAcc {

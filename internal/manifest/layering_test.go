@@ -11,7 +11,7 @@ import (
 // import formats, never adapters (house style: domain at the bottom,
 // adapters at the edges).
 func TestPureLayers(t *testing.T) {
-	pure := []string{"manifest", "trace", "classify", "policy", "diff", "report", "textsafe", "sinklog", "canary", "export"}
+	pure := []string{"manifest", "trace", "classify", "policy", "diff", "report", "textsafe", "sinklog", "canary", "export", "observe", "differ", "merge"}
 	forbidden := []string{"github.com/moby/", "github.com/google/nftables", "github.com/vishvananda/netlink",
 		"github.com/google/go-github", "github.com/sethvargo/go-githubactions",
 		"github.com/mcp-audit/mcp-audit/internal/sandbox", "github.com/mcp-audit/mcp-audit/internal/sink",

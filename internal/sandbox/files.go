@@ -239,17 +239,18 @@ type Artifacts struct {
 	TraceFile string
 	TraceSize int64
 	TraceCut  bool
-	Status    []string // entrypoint notes: "started T", "exit RC T", problems
+	// Status is the entrypoint's account of the run (notes.go).
+	Status Status
 	// InstallTraceFile holds the install phase's trace, when it ran.
 	InstallTraceFile string
 	InstallLog       string   // the tail of the install scripts' output
-	Witness          []string // "atime mtime ctime path" lines
-	// Watch are the outside observer's lines (Spec.Watch): "read SECONDS
-	// PATH" and "exec COUNT PATH ALIAS...".
-	Watch []string
-	// HomeChanged are "size path" lines of the files and links in the
-	// home (outside Spec.ScanDir) changed after seeding, at most 64.
-	HomeChanged []string
+	// Witness are the decoys' access times after the run.
+	Witness []AccessTimes
+	// Watch is what the outside observer saw (Spec.Watch).
+	Watch Watch
+	// HomeChanged are the files and links in the home (outside
+	// Spec.ScanDir) changed after seeding, at most 64.
+	HomeChanged []HomeChange
 	// Written are the files under Spec.ScanDir changed after seeding.
 	Written []WrittenFile
 	// SinkLog is the sink's JSON-lines event log (bounded), nil without a
@@ -330,13 +331,13 @@ func (r *Run) collectOut(ctx context.Context, maxTrace int64) (*Artifacts, error
 			}
 			a.InstallLog = textsafe.Clean(string(b))
 		case "status":
-			a.Status = readLines(tr, 64<<10)
+			a.Status = ParseStatus(readLines(tr, 64<<10))
 		case "witness":
-			a.Witness = readLines(tr, 64<<10)
+			a.Witness = ParseAccessTimes(readLines(tr, 64<<10))
 		case "watch":
-			a.Watch = readLines(tr, 4<<20) // up to 4096 programs
+			a.Watch = ParseWatch(readLines(tr, 4<<20)) // up to 4096 programs
 		case "home-changed":
-			a.HomeChanged = readLines(tr, 64<<10)
+			a.HomeChanged = ParseHomeChanges(readLines(tr, 64<<10))
 		case "written.tar":
 			a.Written = readWritten(tr)
 		}

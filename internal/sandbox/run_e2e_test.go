@@ -53,15 +53,14 @@ console.log(JSON.stringify({uid: process.getuid(), caps: st.match(/CapEff:\s*(\w
 	if !strings.Contains(string(trace), `"/home/dev/.aws/credentials", O_RDONLY|O_CLOEXEC) = `) {
 		t.Errorf("trace lacks the credentials read:\n%s", trace)
 	}
-	if !strings.Contains(strings.Join(art.Status, "\n"), "exit 0 ") {
-		t.Errorf("status %q", art.Status)
+	if art.Status.Exit == nil || art.Status.Exit.Code != 0 || len(art.Status.Problems) > 0 {
+		t.Errorf("status %+v", art.Status)
 	}
 	var readAWS, readSSH bool
 	for _, w := range art.Witness {
-		f := strings.Fields(w)
-		if len(f) == 4 && f[0] > f[2] {
-			readAWS = readAWS || strings.HasSuffix(f[3], ".aws/credentials")
-			readSSH = readSSH || strings.HasSuffix(f[3], "id_rsa")
+		if w.Read() {
+			readAWS = readAWS || strings.HasSuffix(w.Path, ".aws/credentials")
+			readSSH = readSSH || strings.HasSuffix(w.Path, "id_rsa")
 		}
 	}
 	if !readAWS || readSSH {

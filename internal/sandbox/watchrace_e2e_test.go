@@ -47,10 +47,8 @@ func TestWatcherSeesOnlyTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var node bool
-	for _, line := range art.Watch {
-		if !strings.HasPrefix(line, "exec ") {
-			continue
-		}
+	for _, ex := range art.Watch.Execs {
+		line := strings.Join(ex.Names, " ")
 		switch {
 		case strings.Contains(line, "/node"):
 			node = true
@@ -59,7 +57,7 @@ func TestWatcherSeesOnlyTheServer(t *testing.T) {
 		}
 	}
 	if !node {
-		t.Errorf("the watcher did not see the server's node: %q", art.Watch)
+		t.Errorf("the watcher did not see the server's node: %+v", art.Watch)
 	}
 }
 

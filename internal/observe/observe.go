@@ -1,9 +1,21 @@
-package audit
+// Package observe watches everything an MCP server says besides the
+// results the audit asked for — requests to the client, notifications,
+// error answers, stderr, stdout lines that are not JSON-RPC, oversized
+// messages — and the results themselves for text aimed at the model. Each
+// is searched for canaries as it arrives, before anything is redacted or
+// cut, and kept for judging when the policy's injection detector sees
+// signs in it. The observer is bounded in bytes, records and CPU time on
+// the host (a server can print without end), and runs its searching off
+// the protocol path so that a flood cannot turn calls into timeouts. It
+// hands the audit timestamped records (Records), which classify places in
+// the run's phases.
+package observe
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -37,15 +49,12 @@ const (
 // the host's CPU. A variable so tests can lower it.
 var maxJudgeTime = 3 * time.Second
 
-// channels watches everything the server says besides its answers:
-// requests to the client, notifications, error answers, stderr, stdout
-// lines that are not JSON-RPC and oversized messages. Each is searched for
-// canaries when it arrives, before anything is redacted or cut, and its
-// text is kept when it is worth judging: always for sampling and
-// elicitation requests, otherwise when it looks aimed at the model (the
-// policy's injection detector) or is too large to read. Records carry
-// their arrival time; phases are assigned when the segment is classified.
-type channels struct {
+// Observer watches what one server process says (one per sandbox
+// container). Its text is kept when it is worth judging: always for
+// sampling and elicitation requests, otherwise when it looks aimed at the
+// model (the policy's injection detector) or is too large to read.
+// Records carry their arrival time.
+type Observer struct {
 	cs     *canary.Set
 	finder *canary.Finder
 	mu     sync.Mutex
@@ -103,7 +112,7 @@ var maxSearched int64 = 512 << 20
 // segment has been drained) for n bytes of server output, waiting while
 // too many bytes wait; past maxSearched per segment the bytes are counted,
 // not searched.
-func (ch *channels) enqueueSized(n int64, fn func()) {
+func (ch *Observer) enqueueSized(n int64, fn func()) {
 	ch.bmu.Lock()
 	if ch.searched+n > maxSearched {
 		ch.unsearched += n
@@ -135,7 +144,7 @@ func (ch *channels) enqueueSized(n int64, fn func()) {
 }
 
 // drain waits until everything queued has been searched and judged.
-func (ch *channels) drain() {
+func (ch *Observer) drain() {
 	ch.drainOne.Do(func() {
 		ch.qmu.Lock()
 		ch.closed = true
@@ -151,8 +160,10 @@ type observed struct {
 	msg *m.ServerMessage
 }
 
-func newChannels(cs *canary.Set) *channels {
-	ch := &channels{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{}, streams: map[string]*canary.Stream{},
+// New starts an observer that searches for the canaries of cs. Records
+// drains it.
+func New(cs *canary.Set) *Observer {
+	ch := &Observer{cs: cs, finder: canary.NewFinder(cs.All()), seen: map[string]bool{}, streams: map[string]*canary.Stream{},
 		judged: map[string]int{}, cut: map[string]bool{}, spent: map[string]time.Duration{},
 		queue: make(chan func(), queueLen), done: make(chan struct{})}
 	ch.bcond = sync.NewCond(&ch.bmu)
@@ -195,6 +206,12 @@ func (w *lineWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// Close passes on what is left after the last newline.
+func (w *lineWriter) Close() error {
+	w.flush()
+	return nil
+}
+
 // flush passes on what is left after the last newline.
 func (w *lineWriter) flush() {
 	w.mu.Lock()
@@ -225,8 +242,9 @@ var channelName = map[string]string{
 
 var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)
 
-// observe queues one observation of the MCP client, stamped now.
-func (ch *channels) observe(o mcpclient.Observation) {
+// Observe queues one observation of the MCP client, stamped now: it is
+// the client's Options.Observe.
+func (ch *Observer) Observe(o mcpclient.Observation) {
 	now := time.Now()
 	if o.Channel == mcpclient.ChanNotification && strings.HasSuffix(o.Method, "/list_changed") {
 		ch.listChanged.Store(true)
@@ -236,7 +254,7 @@ func (ch *channels) observe(o mcpclient.Observation) {
 }
 
 // process searches and judges one observation.
-func (ch *channels) process(now time.Time, o mcpclient.Observation) {
+func (ch *Observer) process(now time.Time, o mcpclient.Observation) {
 	channel, method := channelName[o.Channel], o.Method
 	if o.Channel == mcpclient.ChanOversized {
 		if mm := reMethod.FindSubmatch(o.Data); mm != nil {
@@ -274,7 +292,7 @@ func (ch *channels) process(now time.Time, o mcpclient.Observation) {
 }
 
 // stderr queues one line (or chunk of a long line) of standard error.
-func (ch *channels) stderr(line []byte) {
+func (ch *Observer) stderr(line []byte) {
 	now := time.Now()
 	line = bytes.Clone(line)
 	ch.enqueueSized(int64(len(line)), func() {
@@ -285,7 +303,7 @@ func (ch *channels) stderr(line []byte) {
 }
 
 // hits records the canaries found in data.
-func (ch *channels) hits(t time.Time, data []byte, how, what string) {
+func (ch *Observer) hits(t time.Time, data []byte, how, what string) {
 	for _, h := range ch.finder.Find(data) {
 		ch.add(observed{t: t, hit: &m.CanaryHit{Canary: h.Canary, How: how, Evidence: what, Encoding: h.Encoding}})
 	}
@@ -293,7 +311,7 @@ func (ch *channels) hits(t time.Time, data []byte, how, what string) {
 
 // streamHits records the canaries found in a line together with the end
 // of the lines before it on the same channel (how).
-func (ch *channels) streamHits(t time.Time, line []byte, how, what string) {
+func (ch *Observer) streamHits(t time.Time, line []byte, how, what string) {
 	ch.smu.Lock()
 	s := ch.streams[how]
 	if s == nil {
@@ -313,7 +331,7 @@ func (ch *channels) streamHits(t time.Time, line []byte, how, what string) {
 // up to maxJudgedText per text and maxJudged per channel and segment;
 // text left unjudged is kept as a message of its own (policy.UnjudgedText),
 // which the policy reports.
-func (ch *channels) judge(t time.Time, channel, method, text string, always bool) {
+func (ch *Observer) judge(t time.Time, channel, method, text string, always bool) {
 	whole := len(text) <= maxJudgedText
 	text = textsafe.Text(ch.cs.Redact(textsafe.Valid(text, maxJudgedText)), maxJudgedText)
 	if strings.TrimSpace(text) == "" {
@@ -350,7 +368,7 @@ func (ch *channels) judge(t time.Time, channel, method, text string, always bool
 
 // unjudged records, once per channel, that some of its text was not
 // judged.
-func (ch *channels) unjudged(t time.Time, channel, method string) {
+func (ch *Observer) unjudged(t time.Time, channel, method string) {
 	ch.mu.Lock()
 	first := !ch.cut[channel]
 	ch.cut[channel] = true
@@ -408,11 +426,11 @@ func signExcerpt(text string) string {
 	return textsafe.Clip(text, maxMessageText)
 }
 
-func (ch *channels) keep(t time.Time, msg m.ServerMessage) {
+func (ch *Observer) keep(t time.Time, msg m.ServerMessage) {
 	ch.add(observed{t: t, msg: &msg})
 }
 
-func (ch *channels) add(o observed) {
+func (ch *Observer) add(o observed) {
 	b, _ := json.Marshal(struct {
 		H *m.CanaryHit
 		M *m.ServerMessage
@@ -430,47 +448,71 @@ func (ch *channels) add(o observed) {
 	ch.recs = append(ch.recs, o)
 }
 
-// assign adds the records to the phases of their time windows.
-func (ch *channels) assign(phases []m.Phase, windows []classify.Window, man *m.Manifest) []m.Phase {
+// Stderr is the writer the sandbox copies the server's standard error
+// to.
+func (ch *Observer) Stderr() io.Writer { return &ch.errw }
+
+// Stdout is a writer for a server's standard output when it is not the
+// MCP channel (a server speaking HTTP): each line is observed as a stdout
+// line. Close passes on what follows the last newline.
+func (ch *Observer) Stdout() io.WriteCloser {
+	return &lineWriter{fn: func(line []byte) {
+		ch.Observe(mcpclient.Observation{Channel: mcpclient.ChanStdout, Data: line, Size: len(line)})
+	}}
+}
+
+// ListChanged reports, and clears, whether the server announced a changed
+// list (notifications/*/list_changed) since the last call: a client
+// refreshes at once.
+func (ch *Observer) ListChanged() bool { return ch.listChanged.Swap(false) }
+
+// Result judges the text of a call's result as the model would read it,
+// stamped now (kept as a message of channel result when it carries
+// instructions for the model).
+func (ch *Observer) Result(method string, raw []byte) {
+	now, text := time.Now(), bytes.Clone(raw)
+	ch.enqueueSized(int64(len(text)), func() { ch.judge(now, m.ChannelResult, method, jsonText(text), false) })
+}
+
+// Summary is what the observer could not keep or search.
+type Summary struct {
+	// Dropped counts records past maxObserved; Unsearched the bytes past
+	// the search bound.
+	Dropped    int
+	Unsearched int64
+}
+
+// Notes explain the summary in the manifest's words.
+func (s Summary) Notes() []string {
+	if s.Dropped == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("%d messages the server sent outside its answers were not kept (limit %d)", s.Dropped, maxObserved)}
+}
+
+// Alerts are the summary's alerts for the run's last phase.
+func (s Summary) Alerts() []m.Alert {
+	if s.Unsearched == 0 {
+		return nil
+	}
+	return []m.Alert{{Kind: m.AlertTraceIncomplete,
+		Detail: fmt.Sprintf("%d MiB the server printed outside its answers were past the %d MiB searched for canaries", s.Unsearched>>20, maxSearched>>20)}}
+}
+
+// Records waits until everything queued has been searched and judged and
+// returns what was found, for classify to place in its phases.
+func (ch *Observer) Records() ([]classify.Observed, Summary) {
 	ch.errw.flush()
 	ch.drain()
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
+	out := make([]classify.Observed, 0, len(ch.recs))
 	for _, o := range ch.recs {
-		name := windowAt(windows, o.t)
-		i := slices.IndexFunc(phases, func(p m.Phase) bool { return p.Name == name })
-		if i < 0 {
-			phases = append(phases, m.Phase{Name: name})
-			i = len(phases) - 1
-		}
-		if o.hit != nil {
-			phases[i].Canaries = append(phases[i].Canaries, *o.hit)
-		}
-		if o.msg != nil {
-			phases[i].Messages = append(phases[i].Messages, *o.msg)
-		}
+		out = append(out, classify.Observed{Time: o.t, Canary: o.hit, Message: o.msg})
 	}
-	if ch.dropped > 0 {
-		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("%d messages the server sent outside its answers were not kept (limit %d)", ch.dropped, maxObserved))
-	}
-	if ch.unsearched > 0 && len(phases) > 0 {
-		last := &phases[len(phases)-1]
-		last.Alerts = append(last.Alerts, m.Alert{Kind: m.AlertTraceIncomplete,
-			Detail: fmt.Sprintf("%d MiB the server printed outside its answers were past the %d MiB searched for canaries", ch.unsearched>>20, maxSearched>>20)})
-	}
-	return phases
-}
-
-// windowAt names the window holding t: the last one started by then, or
-// the first.
-func windowAt(windows []classify.Window, t time.Time) string {
-	name := ""
-	for _, w := range windows {
-		if name == "" || !w.Start.After(t) {
-			name = w.Name
-		}
-	}
-	return name
+	ch.bmu.Lock()
+	defer ch.bmu.Unlock()
+	return out, Summary{Dropped: ch.dropped, Unsearched: ch.unsearched}
 }
 
 // jsonText collects the strings of a JSON value (the texts a client may

@@ -1,4 +1,4 @@
-package audit
+package merge
 
 import (
 	"encoding/json"
@@ -196,8 +196,8 @@ func TestNormalizeKey(t *testing.T) {
 		`{"name":"k3j5h6g7f8d9s0a1q2w3.example","port":443}`:   `{"name":"<token>.example","port":443}`,
 		`{"name":"api.example","port":8443}`:                   `{"name":"api.example","port":8443}`,
 	} {
-		if got := normalizeKey(in); got != want {
-			t.Errorf("normalizeKey(%s) = %s, want %s", in, got, want)
+		if got := m.NormalizeLabels(in); got != want {
+			t.Errorf("NormalizeLabels(%s) = %s, want %s", in, got, want)
 		}
 	}
 }

@@ -1,9 +1,10 @@
-package audit
+package merge
 
 import (
 	"cmp"
 	"slices"
 
+	"github.com/mcp-audit/mcp-audit/internal/diff"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -15,6 +16,9 @@ import (
 // pull like one that changes it within a session). Texts are compared
 // with their random labels normalized, so a nonce in a description is not
 // a change. Phases are merged by intersect.
+// maxMerged bounds the witness differences and list changes kept.
+const maxMerged = 500
+
 func mergeRuns(out *m.Manifest, mans []*m.Manifest) {
 	seenW := map[m.WitnessDifference]bool{}
 	for _, w := range out.Witness {
@@ -53,37 +57,21 @@ func mergeRuns(out *m.Manifest, mans []*m.Manifest) {
 	slices.SortFunc(out.ListChanges, func(a, b m.ListChange) int {
 		return cmp.Or(cmp.Compare(a.List, b.List), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Field, b.Field))
 	})
-	if len(out.ListChanges) > maxTools {
-		out.ListChanges = out.ListChanges[:maxTools]
+	if len(out.ListChanges) > maxMerged {
+		out.ListChanges = out.ListChanges[:maxMerged]
 	}
-	if len(out.Witness) > maxTools {
-		out.Witness = out.Witness[:maxTools]
+	if len(out.Witness) > maxMerged {
+		out.Witness = out.Witness[:maxMerged]
 	}
 }
 
 // runChanges compares what a later run offered with the first run's
-// offer, each change marked as between runs.
+// offer, with random labels as placeholders, each change marked as
+// between runs.
 func runChanges(first, later *m.Manifest) []m.ListChange {
-	var out []m.ListChange
-	out = append(out, compare("tools", first.Tools, later.Tools, func(t m.Tool) string { return t.Name }, normalized(toolFields))...)
-	out = append(out, compare("prompts", first.Prompts, later.Prompts, func(p m.Prompt) string { return p.Name }, normalized(promptFields))...)
-	out = append(out, compare("resources", first.Resources, later.Resources, func(r m.Resource) string { return r.URI }, normalized(resourceFields))...)
-	out = append(out, compare("resource_templates", first.ResourceTemplates, later.ResourceTemplates,
-		func(r m.ResourceTemplate) string { return r.URITemplate }, normalized(templateFields))...)
+	out := diff.Offers(first, later, m.NormalizeLabels)
 	for i := range out {
 		out[i].Between = m.BetweenRuns
 	}
 	return out
-}
-
-// normalized wraps a fields function so texts are compared (and shown)
-// with random labels as placeholders.
-func normalized[T any](fields func(T) []field) func(T) []field {
-	return func(v T) []field {
-		fs := fields(v)
-		for i := range fs {
-			fs[i].text = normalizeKey(fs[i].text)
-		}
-		return fs
-	}
 }

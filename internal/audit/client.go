@@ -1,6 +1,11 @@
 package audit
 
-import "hash/fnv"
+import (
+	"hash/fnv"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+)
 
 // clientEnv is the environment a popular MCP client gives a stdio server.
 // The MCP SDKs' stdio transports (TypeScript, Python), which Claude
@@ -42,4 +47,24 @@ func pickClientEnv(seed string, run int) (string, []string) {
 	p := clientEnvs[(int(h.Sum32()%uint32(len(clientEnvs)))+run)%len(clientEnvs)]
 	env := []string{"HOME=" + Home, "USER=" + User, "LOGNAME=" + User, "SHELL=/bin/bash", "PWD=" + Workspace}
 	return p.name, append(env, p.env...)
+}
+
+// The client identity sent in initialize. A server that looks for an
+// auditor's name in clientInfo sees the one a popular client sends,
+// unless the user asks for another (--client-info NAME/VERSION).
+
+func (o Options) clientName() string {
+	name, _, _ := strings.Cut(o.ClientInfo, "/")
+	if name == "" {
+		return mcpclient.DefaultClientName
+	}
+	return name
+}
+
+func (o Options) clientVersion() string {
+	name, version, ok := strings.Cut(o.ClientInfo, "/")
+	if name == "" || !ok || version == "" {
+		return mcpclient.DefaultClientVersion
+	}
+	return version
 }

@@ -1,132 +1,53 @@
-package audit
+package differ
 
 import (
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
-	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
-// What the sandbox saw of a run from outside the server's processes that
-// the manifest does not hold: the programs the watcher saw opened (the
-// witness run only) and the files changed in the home (both runs). The
-// witness comparison reads them; nothing here is published.
-type outsideView struct {
-	// opened are the programs the trace shows opened by a system call:
+// Outside is what the sandbox saw of a run from outside the server's
+// processes that the manifest does not hold: the programs its file
+// watcher saw opened and the files changed in the home. Comparisons read
+// it; nothing here is published.
+type Outside struct {
+	// Opened are the programs the trace shows opened by a system call:
 	// the run's watcher saw those opens too, and they execute nothing.
-	opened map[string]bool
-	// oddExec: a segment's trace was cut or showed an exec that failed
+	Opened map[string]bool
+	// OddExec: a segment's trace was cut or showed an exec that failed
 	// after the kernel may have opened a program.
-	oddExec bool
-	// lost: the watcher lost events (its queue overflowed, or past its
+	OddExec bool
+	// Lost: the watcher lost events (its queue overflowed, or past its
 	// bound on programs): what it missed cannot be compared.
-	lost bool
-	// watchLate: the entrypoint noted that its file watcher started late
+	Lost bool
+	// WatchLate: the entrypoint noted that its file watcher started late
 	// or waited out its bound for its own programs to start.
-	watchLate bool
-	// execs are the programs opened in the bin directories, each as the
+	WatchLate bool
+	// Execs are the programs opened in the bin directories, each as the
 	// names it goes by (the resolved path first).
-	execs [][]string
-	// home maps a changed home file ("~/.bashrc") to its size.
-	home map[string]string
-}
-
-// Bounds on what is kept of the sandbox's lists (hostile input).
-const (
-	maxOutsideExecs = 4096
-	maxOutsideHome  = 64
-	maxOutsideNames = 16
-)
-
-// outsideOf gathers every segment's outside observations.
-func outsideOf(segs []*segment, l classify.Layout) outsideView {
-	v := outsideView{home: map[string]string{}, opened: map[string]bool{}}
-	for _, s := range segs {
-		for _, p := range s.binOpened {
-			v.opened[p] = true
-		}
-		v.oddExec = v.oddExec || s.oddExec
-		if s.art == nil {
-			continue
-		}
-		v.watchLate = v.watchLate || slices.ContainsFunc(s.art.Status, func(st string) bool {
-			return st == "watch-wait-timeout" || st == "watch-not-ready"
-		})
-		for _, line := range s.art.Watch {
-			v.lost = v.lost || line == "lost"
-			if names := watchExec(line); names != nil {
-				if len(v.execs) >= maxOutsideExecs {
-					v.lost = true
-					continue
-				}
-				v.execs = append(v.execs, names)
-			}
-		}
-		for _, line := range s.art.HomeChanged {
-			size, p, ok := strings.Cut(line, " ")
-			if _, err := strconv.ParseInt(size, 10, 64); err != nil || !ok || len(v.home) >= maxOutsideHome {
-				continue
-			}
-			v.home[l.Normalize(p)] = size
-		}
-	}
-	return v
-}
-
-// watchExec parses "exec COUNT PATH ALIAS...".
-func watchExec(line string) []string {
-	f := strings.Fields(line)
-	if len(f) < 3 || f[0] != "exec" {
-		return nil
-	}
-	var names []string
-	for _, n := range f[2:min(len(f), 2+maxOutsideNames)] {
-		names = append(names, path.Clean(n))
-	}
-	return names
-}
-
-// watchReads parses the watcher's "read SECONDS PATH" lines into decoy
-// reads for the classifier, leaving out paths the access-time witness
-// already reports.
-func watchReads(l classify.Layout, lines []string, atime []classify.WitnessRead) []classify.WitnessRead {
-	var out []classify.WitnessRead
-	for _, line := range lines {
-		f := strings.SplitN(line, " ", 3)
-		if len(f) != 3 || f[0] != "read" {
-			continue
-		}
-		at, err := strconv.ParseFloat(f[1], 64)
-		if err != nil {
-			continue
-		}
-		p := l.Normalize(f[2])
-		if slices.ContainsFunc(atime, func(w classify.WitnessRead) bool { return w.Path == p }) {
-			continue
-		}
-		sec := int64(at)
-		out = append(out, classify.WitnessRead{Path: p, Time: time.Unix(sec, int64((at-float64(sec))*1e9)),
-			Evidence: "opened or read, seen by the file watcher (no tracer)"})
-	}
-	return out
+	Execs [][]string
+	// Home maps a changed home file ("~/.bashrc") to its size.
+	Home map[string]string
 }
 
 // homeNoise are changes a clean run makes in the home by itself, found by
 // auditing clean servers with the witness on (docs/sandbox.md).
 var homeNoise = []string{}
 
-// outsideDifferences lists the programs and home changes only the
-// witness run showed, keyed like the other observations.
-func outsideDifferences(traced, witness outsideView, tracedProgs map[string]bool) map[string][]string {
+// OutsideOnlyIn lists the programs and home changes only the witness run
+// (other) showed, keyed like the observations. The base run's programs are
+// its trace's and its own watcher's (Programs).
+func OutsideOnlyIn(traced, witness *Outside, tracedProgs map[string]bool) map[string][]string {
 	out := map[string][]string{}
-	execs := witness.execs
-	if traced.watchLate || witness.watchLate || traced.lost {
+	if traced == nil || witness == nil {
+		return out
+	}
+	execs := witness.Execs
+	if traced.WatchLate || witness.WatchLate || traced.Lost {
 		execs = nil // the traced side's watcher may have missed some: programs are not compared (watchNote)
 	}
 	for _, names := range execs {
@@ -135,11 +56,11 @@ func outsideDifferences(traced, witness outsideView, tracedProgs map[string]bool
 		}
 		out["process "+textsafe.Line(names[0], 200)] = []string{"opened " + textsafe.Line(strings.Join(names, " = "), 400) + " (a program started or read; seen by the file watcher)"}
 	}
-	if witness.lost {
+	if witness.Lost {
 		out["file watcher lost events"] = []string{"the witness run's file watcher lost events (its queue overflowed under a flood of opens, or more programs than it keeps): a program or decoy read may be missing from this comparison"}
 	}
-	for p, size := range witness.home {
-		if _, ok := traced.home[p]; ok || isHomeNoise(p) || sameCacheDir(p, traced.home) {
+	for p, size := range witness.Home {
+		if _, ok := traced.Home[p]; ok || isHomeNoise(p) || sameCacheDir(p, traced.Home) {
 			continue
 		}
 		out["home file "+textsafe.Line(p, 200)+" changed"] = []string{"after the run: " + textsafe.Line(p, 200) + " new or changed, " + size + " bytes"}
@@ -147,12 +68,15 @@ func outsideDifferences(traced, witness outsideView, tracedProgs map[string]bool
 	return out
 }
 
-// watchNote explains, for the manifest, why programs were not compared.
-func watchNote(traced, witness outsideView) string {
+// WatchNote explains, for the manifest, why programs were not compared.
+func WatchNote(traced, witness *Outside) string {
+	if traced == nil || witness == nil {
+		return ""
+	}
 	switch {
-	case traced.watchLate || witness.watchLate:
+	case traced.WatchLate || witness.WatchLate:
 		return "the programs the two runs opened were not compared: a file watcher started late (a loaded machine); canaries, hosts and home files were"
-	case traced.lost:
+	case traced.Lost:
 		return "the programs the two runs opened were not compared: the traced run's file watcher lost events; canaries, hosts and home files were"
 	}
 	return ""
@@ -183,28 +107,28 @@ func isHomeNoise(p string) bool {
 	return slices.ContainsFunc(homeNoise, func(n string) bool { return p == n || strings.HasPrefix(p, n+"/") })
 }
 
-// tracedPrograms are the programs the traced run executed or tried to,
+// Programs are the programs the traced run executed or tried to,
 // by its trace and by its own file watcher: the watcher also sees what no
 // trace shows, a script's interpreter (the kernel opens it: "npm" runs
 // /usr/bin/env), so the witness run's programs are compared like with
 // like. The programs the entrypoint opens while its watcher runs (the
 // tracer, the clock switch's chmod, mv and date) are no interpreters.
-func tracedPrograms(r *Result) map[string]bool {
+func Programs(r Run) map[string]bool {
 	out := map[string]bool{}
 	for _, ph := range r.Manifest.Phases {
 		for _, pr := range ph.Processes {
 			out[path.Clean(pr.Path)] = true
 		}
 	}
-	if r.outside.oddExec {
+	if r.Outside == nil || r.Outside.OddExec {
 		return out
 	}
-	for _, names := range r.outside.execs {
+	for _, names := range r.Outside.Execs {
 		// Only interpreters (what a script names after "#!"), and only
 		// those the trace does not show opened by a system call: reading
 		// /usr/bin/curl when traced must not excuse running it when not.
 		if !slices.ContainsFunc(names, isInterpreter) ||
-			slices.ContainsFunc(names, func(n string) bool { return r.outside.opened[n] }) {
+			slices.ContainsFunc(names, func(n string) bool { return r.Outside.Opened[n] }) {
 			continue
 		}
 		for _, n := range names {
@@ -217,13 +141,13 @@ func tracedPrograms(r *Result) map[string]bool {
 // maxBinOpened bounds the programs kept as opened per segment.
 const maxBinOpened = 256
 
-// binOpened lists the programs in the bin directories that events open by
+// BinOpened lists the programs in the bin directories that events open by
 // a system call, by the path given and the path the descriptor resolved
 // to (a script's interpreter, opened by the kernel, is not among them),
 // and whether an exec failed after the kernel may have opened a program
 // (a chain of scripts ending in one, a bad ELF interpreter, too long
 // arguments): that open is in no trace.
-func binOpened(events []trace.Event) (opened []string, oddExec bool) {
+func BinOpened(events []trace.Event) (opened []string, oddExec bool) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {

@@ -1,55 +1,41 @@
-package audit
+// Package merge combines several runs of one server (`--runs N`) into one
+// manifest without hiding danger: what every run did is kept, what only
+// some runs did is dropped as noise only when the policy finds nothing in
+// it, and what carries a finding is kept from whichever run showed it.
+// Random labels (nonces, hashes, uuids) are compared as placeholders
+// (manifest.NormalizeLabels).
+package merge
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 )
 
-// RunStable audits n times to remove noise without hiding danger. An
-// entry is compared across runs after its random labels are normalized
-// (a hex or uuid-like DNS label, a random token in a path): what every run
-// did stays; what only some runs did is dropped as noise only when the
-// policy finds nothing in it at medium or above. Entries that carry a
-// finding are kept from whichever run had them (a server that sends its
-// theft to a new random host each run is not averaged away). Both kinds
-// are listed: run.unstable (dropped) and run.unstable_kept (kept); diffs
-// ignore run. n <= 1 is a single Run.
-func RunStable(ctx context.Context, d Deps, o Options, n int) (*Result, error) {
-	if n <= 1 {
-		return Run(ctx, d, o)
-	}
-	var results []*Result
-	for i := 0; i < n; i++ {
-		o.Run = i // each run its own client environment profile
-		r, err := Run(ctx, d, o)
-		if err != nil {
-			return r, err
-		}
-		results = append(results, r)
-	}
-	out := results[0]
-	mans := make([]*m.Manifest, len(results))
-	for i, r := range results {
-		mans[i] = r.Manifest
-	}
+// Runs merges the manifests of several runs of one server into the first
+// (mans[0], returned): its phases become what every run did plus what any
+// run did that carries a finding (run.unstable lists what was dropped,
+// run.unstable_kept what was kept from some runs only); every run's
+// witness differences and list changes, and offers that differ between
+// runs, are added; the canary variables are the union of what each run
+// planted. Diffs ignore run.
+func Runs(mans []*m.Manifest) *m.Manifest {
+	out := mans[0]
 	st := intersect(mans)
-	out.Manifest.Phases, out.Manifest.Run.Unstable, out.Manifest.Run.UnstableKept = st.phases, st.dropped, st.kept
-	mergeRuns(out.Manifest, mans)
+	out.Phases, out.Run.Unstable, out.Run.UnstableKept = st.phases, st.dropped, st.kept
+	mergeRuns(out, mans)
 	for _, r := range mans[1:] { // each run planted its own canary subset
-		out.Manifest.Run.CanaryEnv = unionSorted(out.Manifest.Run.CanaryEnv, r.Run.CanaryEnv)
-		out.Manifest.Run.WitnessCanaryEnv = unionSorted(out.Manifest.Run.WitnessCanaryEnv, r.Run.WitnessCanaryEnv)
+		out.Run.CanaryEnv = unionSorted(out.Run.CanaryEnv, r.Run.CanaryEnv)
+		out.Run.WitnessCanaryEnv = unionSorted(out.Run.WitnessCanaryEnv, r.Run.WitnessCanaryEnv)
 	}
-	out.Manifest.Run.Notes = append(out.Manifest.Run.Notes, fmt.Sprintf(
+	out.Run.Notes = append(out.Run.Notes, fmt.Sprintf(
 		"behavior kept from %d runs: what every run did, and what any run did that carries a finding "+
-			"(witness differences and list changes of every run; offers that differ between runs)", n))
-	m.Canonicalize(out.Manifest)
-	return out, nil
+			"(witness differences and list changes of every run; offers that differ between runs)", len(mans)))
+	m.Canonicalize(out)
+	return out
 }
 
 // stability is what intersect decided: the phases to keep, and the
@@ -75,7 +61,7 @@ func intersect(mans []*m.Manifest) stability {
 			for _, l := range lists(&q) {
 				var idx []int
 				for i, key := range l.keys {
-					c := runs[p.Name+"\x00"+l.kind][normalizeKey(key)]
+					c := runs[p.Name+"\x00"+l.kind][m.NormalizeLabels(key)]
 					switch {
 					case c >= n:
 						if ri == 0 {
@@ -145,36 +131,6 @@ func carriesFinding(man *m.Manifest, phase string, l list, i int) bool {
 	return false
 }
 
-// Random labels: a uuid, or a run of 8 or more hex digits with at least
-// one digit (a hash or nonce in a DNS label or path), or a mixed run of 16
-// or more letters and digits (a base32/base36/base64url token). They are
-// compared as one placeholder, so "3f9a1c77.cdn.example" in one run and
-// "b02de415.cdn.example" in the next are the same behavior.
-var (
-	reUUID      = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	reHexLabel  = regexp.MustCompile(`(?i)\b[0-9a-f]*[0-9][0-9a-f]*\b`)
-	reTokenLike = regexp.MustCompile(`\b[A-Za-z0-9_-]*[0-9][A-Za-z0-9_-]*\b`)
-)
-
-// normalizeKey replaces random labels in an entry's JSON key.
-func normalizeKey(key string) string {
-	key = reUUID.ReplaceAllString(key, "<uuid>")
-	key = reHexLabel.ReplaceAllStringFunc(key, func(s string) string {
-		if len(s) >= 8 {
-			return "<hex>"
-		}
-		return s
-	})
-	return reTokenLike.ReplaceAllStringFunc(key, func(s string) string {
-		if len(s) >= 16 && reLetter.MatchString(s) {
-			return "<token>"
-		}
-		return s
-	})
-}
-
-var reLetter = regexp.MustCompile(`[A-Za-z]`)
-
 // countRuns counts, per phase and kind ("phase\x00kind"), the runs that
 // had each entry (by its normalized JSON).
 func countRuns(mans []*m.Manifest) map[string]map[string]int {
@@ -188,7 +144,7 @@ func countRuns(mans []*m.Manifest) map[string]map[string]int {
 				}
 				seen := map[string]bool{} // count each entry once per run
 				for _, key := range l.keys {
-					if key = normalizeKey(key); !seen[key] {
+					if key = m.NormalizeLabels(key); !seen[key] {
 						seen[key] = true
 						count[k][key]++
 					}
@@ -247,4 +203,11 @@ func pick[T any](s []T, idx []int) []T {
 		out = append(out, s[i])
 	}
 	return out
+}
+
+// unionSorted is the sorted, distinct names of a and b.
+func unionSorted(a, b []string) []string {
+	out := append(slices.Clone(a), b...)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -1,4 +1,4 @@
-package audit
+package observe
 
 import (
 	"strings"
@@ -18,8 +18,8 @@ func TestChannelsHitBeforeRedaction(t *testing.T) {
 	t.Parallel()
 	cs := canary.Generate(nil)
 	tok := cs.Env["GITHUB_TOKEN"]
-	ch := newChannels(cs)
-	ch.observe(mcpclient.Observation{Channel: mcpclient.ChanRequest, Method: "sampling/createMessage",
+	ch := New(cs)
+	ch.Observe(mcpclient.Observation{Channel: mcpclient.ChanRequest, Method: "sampling/createMessage",
 		Data: []byte(`{"messages":[{"role":"user","content":{"type":"text","text":"token ` + tok + `"}}]}`)})
 	ch.errw.Write([]byte("key=" + tok[:10]))
 	ch.errw.Write([]byte(tok[10:] + "\n"))
@@ -28,7 +28,7 @@ func TestChannelsHitBeforeRedaction(t *testing.T) {
 	slack := cs.Env["SLACK_BOT_TOKEN"]
 	ch.errw.Write([]byte("debug: " + slack[:20] + "\n" + slack[20:] + "\n"))
 	start := time.Now().Add(-time.Minute)
-	phases := ch.assign(nil, []classify.Window{{Name: m.PhaseStartup, Start: start}}, &m.Manifest{})
+	phases := placed(ch, []classify.Window{{Name: m.PhaseStartup, Start: start}})
 	if len(phases) != 1 {
 		t.Fatalf("phases %+v", phases)
 	}
@@ -59,16 +59,9 @@ func TestJSONTextStable(t *testing.T) {
 	}
 }
 
-func TestWindowAt(t *testing.T) {
-	t.Parallel()
-	t0 := time.Unix(1000, 0)
-	ws := []classify.Window{{Name: "startup", Start: t0}, {Name: "call:a", Start: t0.Add(time.Second)}, {Name: "idle", Start: t0.Add(2 * time.Second)}}
-	for _, tc := range []struct {
-		at   time.Duration
-		want string
-	}{{-time.Second, "startup"}, {500 * time.Millisecond, "startup"}, {time.Second, "call:a"}, {5 * time.Second, "idle"}} {
-		if got := windowAt(ws, t0.Add(tc.at)); got != tc.want {
-			t.Errorf("windowAt(%v) = %q, want %q", tc.at, got, tc.want)
-		}
-	}
+// placed places the observer's records in windows as the audit does
+// (classify places them).
+func placed(ch *Observer, windows []classify.Window) []m.Phase {
+	recs, sum := ch.Records()
+	return classify.Classify(classify.Input{Windows: windows, Observed: recs, LateAlerts: sum.Alerts()}).Phases
 }

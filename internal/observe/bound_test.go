@@ -1,4 +1,4 @@
-package audit
+package observe
 
 import (
 	"bytes"
@@ -16,12 +16,12 @@ import (
 func TestChannelsBoundBytes(t *testing.T) {
 	defer func(v int64) { maxSearched = v }(maxSearched)
 	maxSearched = 16 << 20
-	ch := newChannels(canary.Generate(nil))
+	ch := New(canary.Generate(nil))
 	line := bytes.Repeat([]byte("x"), 4<<20)
 	for range int(maxSearched)/len(line) + 4 {
-		ch.observe(mcpclient.Observation{Channel: mcpclient.ChanStdout, Data: line})
+		ch.Observe(mcpclient.Observation{Channel: mcpclient.ChanStdout, Data: line})
 	}
-	phases := ch.assign([]m.Phase{{Name: m.PhaseStartup}}, nil, &m.Manifest{})
+	phases := placed(ch, nil)
 	if len(phases[0].Alerts) != 1 || phases[0].Alerts[0].Kind != m.AlertTraceIncomplete {
 		t.Fatalf("alerts %+v", phases[0].Alerts)
 	}

@@ -1,0 +1,47 @@
+package classify
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// TestObservedPlaced: a record goes to the window holding its time (the
+// first window for a time before any), a named one to its phase (made
+// when no window has it), late alerts to the last window's phase, and the
+// hits of a given credential are marked.
+func TestObservedPlaced(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ws := []Window{{Name: "startup", Start: t0}, {Name: "call:a", Start: t0.Add(time.Second)}, {Name: "idle", Start: t0.Add(2 * time.Second)}}
+	hit := func(c string) *m.CanaryHit { return &m.CanaryHit{Canary: c, How: m.HowStderr} }
+	out := Classify(Input{Windows: ws, Given: []string{"GIVEN"}, LateAlerts: []m.Alert{{Kind: m.AlertTraceIncomplete, Detail: "late"}},
+		Observed: []Observed{
+			{Time: t0.Add(-time.Second), Canary: hit("env:EARLY")},
+			{Time: t0.Add(1500 * time.Millisecond), Canary: hit("env:GIVEN")},
+			{Time: t0.Add(5 * time.Second), Message: &m.ServerMessage{Channel: m.ChannelStderr, Text: "x"}},
+			{Phase: "call:b", Canary: hit("env:NAMED")},
+		}})
+	got := map[string][]string{}
+	for _, p := range out.Phases {
+		for _, h := range p.Canaries {
+			g := ""
+			if h.Given {
+				g = " given"
+			}
+			got[p.Name] = append(got[p.Name], h.Canary+g)
+		}
+		for _, msg := range p.Messages {
+			got[p.Name] = append(got[p.Name], "message "+msg.Text)
+		}
+		for _, a := range p.Alerts {
+			got[p.Name] = append(got[p.Name], "alert "+a.Detail)
+		}
+	}
+	want := map[string][]string{"startup": {"env:EARLY"}, "call:a": {"env:GIVEN given"}, "idle": {"message x", "alert late"}, "call:b": {"env:NAMED"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("placed (-want +got):\n%s", d)
+	}
+}

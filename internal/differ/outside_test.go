@@ -1,0 +1,175 @@
+package differ
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/trace"
+)
+
+// outsideOf builds an outside view from the watcher's "exec COUNT NAMES…"
+// lines and the home scan's "size path" lines, as the audit does from the
+// sandbox's parsed files (audit.outsideOf).
+func outsideOf(watch, status, home []string) *Outside {
+	v := &Outside{Home: map[string]string{}, Opened: map[string]bool{}}
+	for _, l := range watch {
+		f := strings.Fields(l)
+		switch {
+		case len(f) == 1 && f[0] == "lost":
+			v.Lost = true
+		case len(f) >= 3 && f[0] == "exec":
+			var names []string
+			for _, n := range f[2:] {
+				names = append(names, path.Clean(n))
+			}
+			v.Execs = append(v.Execs, names)
+		}
+	}
+	v.WatchLate = slices.Contains(status, "watch-not-ready")
+	for _, l := range home {
+		size, p, ok := strings.Cut(l, " ")
+		if _, err := strconv.Atoi(size); ok && err == nil {
+			v.Home[strings.Replace(p, "/home/dev/", "~/", 1)] = size
+		}
+	}
+	return v
+}
+
+func TestOutsideOnlyIn(t *testing.T) {
+	t.Parallel()
+	traced := outsideOf(nil, nil, []string{"12 /home/dev/.cache/tool/a1b2", "5 /home/dev/.notes"})
+	witness := outsideOf([]string{
+		"exec 2 /usr/local/bin/node",
+		"exec 1 /usr/bin/setpriv /bin/setpriv",
+		"exec 1 /usr/bin/dash /usr/bin/sh /bin/sh",
+		"exec 1 /usr/bin/git /bin/git",
+		"exec x", "read 1.5 /home/dev/.aws/credentials",
+	}, nil, []string{
+		"40 /home/dev/.bashrc", "5 /home/dev/.notes", "12 /home/dev/.cache/tool/c3d4",
+		"bad line", "7 /home/dev/.ssh/authorized_keys",
+	})
+	progs := map[string]bool{"/usr/local/bin/node": true, "/bin/sh": true}
+	got := OutsideOnlyIn(traced, witness, progs)
+	var subjects []string
+	for k := range got {
+		subjects = append(subjects, k)
+	}
+	want := []string{"home file ~/.bashrc changed", "home file ~/.ssh/authorized_keys changed", "process /usr/bin/git"}
+	if diff := cmp.Diff(want, slices.Sorted(slices.Values(subjects))); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+	// A watcher that started late: programs are not compared, and the
+	// manifest says so.
+	late := outsideOf(nil, []string{"watch-not-ready"}, []string{"12 /home/dev/.cache/tool/a1b2", "5 /home/dev/.notes"})
+	if got := OutsideOnlyIn(late, witness, progs); len(got) != 2 || WatchNote(late, witness) == "" {
+		t.Errorf("late traced watcher: %v", got)
+	}
+	// A witness watcher that lost events (a flood of opens) is a
+	// difference of its own; a traced one that did is a note.
+	lost := outsideOf([]string{"lost", "exec 1 /usr/local/bin/node"}, nil, nil)
+	if _, ok := OutsideOnlyIn(traced, lost, progs)["file watcher lost events"]; !ok {
+		t.Error("a witness watcher that lost events is no difference")
+	}
+	if got := OutsideOnlyIn(lost, witness, progs); got["process /usr/bin/git"] != nil || WatchNote(lost, witness) == "" {
+		t.Errorf("traced watcher lost events: %v", got)
+	}
+}
+
+// TestTracedProgramsByWatcher: what the traced run's own watcher saw (a
+// script's interpreter) counts as the traced run's, but not its
+// entrypoint's programs.
+func TestTracedProgramsByWatcher(t *testing.T) {
+	t.Parallel()
+	lines := []string{
+		"exec 1 /usr/bin/env /bin/env", "exec 1 /usr/bin/strace /bin/strace", "exec 1 /usr/bin/date /bin/date",
+		"exec 1 /usr/bin/curl /bin/curl", "exec 1 /usr/bin/id /bin/id",
+	}
+	r := Run{Manifest: &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Processes: []m.Process{{Path: "/usr/local/bin/npm"}}}}},
+		Outside: outsideOf(lines, nil, nil)}
+	r.Outside.Opened = map[string]bool{"/usr/bin/id": true}
+	got := Programs(r)
+	for p, want := range map[string]bool{"/usr/local/bin/npm": true, "/usr/bin/env": true, "/bin/env": true,
+		"/usr/bin/strace": false, "/usr/bin/date": false, "/bin/date": false, "/usr/bin/id": false, "/bin/id": false,
+		"/usr/bin/curl": false} {
+		if got[p] != want {
+			t.Errorf("tracedPrograms[%s] = %v, want %v", p, got[p], want)
+		}
+	}
+	// A cut trace or an odd exec: the watcher's programs do not count.
+	r.Outside.OddExec = true
+	if got := Programs(r); got["/usr/bin/env"] || !got["/usr/local/bin/npm"] {
+		t.Errorf("with an odd exec: %v", got)
+	}
+}
+
+// TestBinOpened: successful opens by name of files in the bin directories,
+// by the path given and the one the descriptor resolved to.
+func TestBinOpened(t *testing.T) {
+	t.Parallel()
+	ev := func(name string, args []string, ret, retPath string) trace.Event {
+		e := trace.Event{Name: name, Args: args, Ret: ret, RetPath: retPath}
+		if strings.HasPrefix(ret, "-1 ") {
+			e.Errno = "ENOENT"
+		}
+		return e
+	}
+	events := []trace.Event{
+		ev("openat", []string{"AT_FDCWD", `"/bin/id"`, "O_RDONLY|O_CLOEXEC"}, "21", "/usr/bin/id"),
+		ev("openat", []string{"AT_FDCWD", `"/usr/bin/curl"`, "O_RDONLY"}, "-1 ENOENT (No such file or directory)", ""),
+		ev("openat", []string{"AT_FDCWD", `"/usr/lib/x86_64-linux-gnu/libc.so.6"`, "O_RDONLY"}, "3", "/usr/lib/x86_64-linux-gnu/libc.so.6"),
+		ev("stat", []string{`"/usr/bin/git"`, "{...}"}, "0", ""),
+		ev("execve", []string{`"/usr/local/sbin/node"`, `["node"]`, "0x0"}, "-1 ENOENT (No such file or directory)", ""),
+	}
+	got, odd := BinOpened(events)
+	if diff := cmp.Diff([]string{"/bin/id", "/usr/bin/id"}, got); diff != "" || odd {
+		t.Errorf("BinOpened (-want +got):\n%s odd exec %v", diff, odd)
+	}
+	// An exec that failed after the kernel may have opened a program (a
+	// chain of scripts ends in ELOOP): the watcher's view cannot be matched.
+	loop := ev("execve", []string{`"/tmp/a"`, `["/tmp/a"]`, "0x0"}, "-1 ELOOP (Too many levels of symbolic links)", "")
+	loop.Errno = "ELOOP"
+	if _, odd := BinOpened(append(events, loop)); !odd {
+		t.Error("an ELOOP exec is not odd")
+	}
+}
+
+func TestObservationsRawIP(t *testing.T) {
+	t.Parallel()
+	man := &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Network: []m.Connection{
+		{Proto: "tcp", Op: "connect", Address: "198.51.100.7", Port: 4444, Protocol: "other", Category: m.ConnEgress},
+		{Proto: "tcp", Op: "connect", Port: 443, Category: m.ConnEgress},
+	}}}}
+	obs := Observations(man, man)
+	if _, ok := obs["connection tcp 198.51.100.7:4444 other"]; !ok || len(obs) != 1 {
+		t.Errorf("observations = %v", obs)
+	}
+}
+
+// TestWitnessOnlyCanaryIsTheftNotDifference: the witness run plants its
+// own subset of canary variables, so its theft of one the traced run did
+// not have is a canary hit in the manifest, not "behaves differently when
+// traced".
+func TestWitnessOnlyCanaryIsTheftNotDifference(t *testing.T) {
+	t.Parallel()
+	hit := func(name string) m.CanaryHit {
+		return m.CanaryHit{Canary: name, How: m.HowSent, Evidence: "https POST dormant.fixture.example/c"}
+	}
+	traced := Run{Manifest: &m.Manifest{Run: m.Run{CanaryEnv: []string{"GITHUB_TOKEN", "OPENAI_API_KEY"}},
+		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{hit("env:GITHUB_TOKEN")}}}}}
+	witness := Run{Manifest: &m.Manifest{Run: m.Run{CanaryEnv: []string{"NPM_TOKEN", "OPENAI_API_KEY"}},
+		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{hit("env:NPM_TOKEN"), hit("env:OPENAI_API_KEY")}}}}}
+	diffs := Witness(traced, witness)
+	if len(diffs) != 1 || diffs[0].Subject != "canary env:OPENAI_API_KEY sent" {
+		t.Errorf("differences = %+v, want only the variable both runs planted", diffs)
+	}
+	AddOnlyPlanted(traced.Manifest, witness.Manifest, "witness run")
+	got := traced.Manifest.PhaseByName(m.PhaseStartup).Canaries
+	if len(got) != 2 || got[1].Canary != "env:NPM_TOKEN" || !strings.HasPrefix(got[1].Evidence, "witness run: ") {
+		t.Errorf("traced canaries = %+v", got)
+	}
+}

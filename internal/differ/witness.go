@@ -1,0 +1,71 @@
+package differ
+
+import (
+	"slices"
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// A traced process can always tell it is traced (TracerPid in
+// /proc/self/status, its parent's name), so a server can stay dormant
+// under the tracer. The witness run is the same server, the same
+// canaries and the same calls, without the tracer and the clock shim,
+// observed only from outside its processes. Whatever it shows there and
+// not in the traced run is a difference the policy judges critical.
+
+// Witness lists what the witness run showed from outside the server that
+// the traced run did not show at all, in the manifest's form.
+func Witness(traced, witness Run) []m.WitnessDifference {
+	extra := OutsideOnlyIn(traced.Outside, witness.Outside, Programs(traced))
+	tells := tracerTells(traced.Manifest)
+	var out []m.WitnessDifference
+	for _, d := range OnlyIn(traced, witness, extra) {
+		out = append(out, m.WitnessDifference{Subject: d.Subject, Traced: "nothing" + tells, Witness: strings.Join(d.Evidence, "; ")})
+	}
+	return out
+}
+
+// AddOnlyPlanted copies into base the other run's canary hits of
+// variables only the other run planted, marked with its name, so they
+// give the usual canary findings (runs plant different subsets of the
+// provider variables, so together they plant more of them).
+func AddOnlyPlanted(base, other *m.Manifest, name string) {
+	for _, wp := range other.Phases {
+		for _, h := range wp.Canaries {
+			if !NotPlantedIn(base, h.Canary) {
+				continue
+			}
+			ph := base.PhaseByName(wp.Name)
+			if ph == nil {
+				ph = base.PhaseByName(m.PhaseStartup)
+			}
+			if ph == nil {
+				continue
+			}
+			h.Evidence = name + ": " + h.Evidence
+			ph.Canaries = append(ph.Canaries, h)
+		}
+	}
+}
+
+// tracerTells names the reads by which the traced run could have noticed
+// the tracer, for the evidence.
+func tracerTells(man *m.Manifest) string {
+	var paths []string
+	for _, ph := range man.Phases {
+		for _, f := range ph.Files {
+			if f.Category == m.CatAntiAnalysis && !slices.Contains(paths, f.Path) {
+				paths = append(paths, f.Path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return ""
+	}
+	slices.Sort(paths)
+	if len(paths) > 3 {
+		paths = paths[:3]
+	}
+	return " (it read " + strings.Join(paths, ", ") + ")"
+}
