@@ -243,7 +243,7 @@ type Artifacts struct {
 	Status Status
 	// InstallTraceFile holds the install phase's trace, when it ran.
 	InstallTraceFile string
-	InstallLog       string   // the tail of the install scripts' output
+	InstallLog       string // the tail of the install scripts' output
 	// Witness are the decoys' access times after the run.
 	Witness []AccessTimes
 	// Watch is what the outside observer saw (Spec.Watch).
