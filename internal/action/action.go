@@ -21,6 +21,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // Env is what the Action runs with.
@@ -56,7 +57,7 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	opts := check.Options{Config: r.cfgPath(), ConfigName: r.in.Config, FailOn: r.in.FailOn,
-		Servers: r.in.Servers, Base: audit.Options{Network: r.in.Network, Witness: true}}
+		Servers: r.in.Servers, Base: audit.Options{Witness: true, Sandbox: audit.SandboxOptions{Network: r.in.Network}}}
 	var pr pullRequest
 	cfg := r.cfg
 	var g *gate
@@ -87,7 +88,7 @@ func Run(ctx context.Context, env Env) error {
 		opts.NewReleases = true
 		// Nobody waits for a scheduled run: observe idle longer, so the
 		// server's fast clock covers hours.
-		opts.Base.Dwell = audit.DefaultDwell
+		opts.Base.Timing.Dwell = audit.DefaultDwell
 		dir, err := os.MkdirTemp("", "mcp-audit-manifests-*")
 		if err != nil {
 			return err
@@ -125,7 +126,7 @@ func start(env Env) (*run, error) {
 	}
 	ghctx, err := a.Context()
 	if err != nil {
-		return nil, fmt.Errorf("%w: reading the GitHub context: %v", check.ErrUsage, err)
+		return nil, fmt.Errorf("%w: reading the GitHub context: %v", verdict.ErrUsage, err)
 	}
 	r := &run{env: env, a: a, in: in, ghctx: ghctx, ws: ghctx.Workspace}
 	if r.ws == "" {
@@ -138,7 +139,7 @@ func start(env Env) (*run, error) {
 	}
 	if r.cfg, err = config.Load(r.cfgPath()); err != nil {
 		a.WithFieldsMap(map[string]string{"file": r.in.Config}).Errorf("%s", textsafe.Line(err.Error(), 4000))
-		return nil, fmt.Errorf("%w: %w", check.ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	return r, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/testenv"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 const token = "ghs_testtoken1234567890"
@@ -48,11 +49,11 @@ func TestRunPullRequest(t *testing.T) {
 		return []report.DiffReport{failing("mail", "mail", "1.0.1")}, nil
 	}
 	err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Version: "test", Check: fake})
-	if !errors.Is(err, check.ErrFindings) {
+	if !errors.Is(err, verdict.ErrFindings) {
 		t.Fatalf("Run: %v, want ErrFindings\n%s", err, r.stdout.String())
 	}
 	want := check.Options{Config: filepath.Join(ws, "mcp-audit.yml"), ConfigName: "mcp-audit.yml", FailOn: "medium",
-		Servers: []string{"mail"}, Base: audit.Options{Network: "none", Witness: true}}
+		Servers: []string{"mail"}, Base: audit.Options{Witness: true, Sandbox: audit.SandboxOptions{Network: "none"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("check options (-want +got):\n%s", diff)
 	}
@@ -118,7 +119,7 @@ func TestRunRejectsBadInputs(t *testing.T) {
 	for _, inputs := range []map[string]string{{"comment": "maybe"}, {}} {
 		r := newRunner(t, ws, "pull_request", "http://127.0.0.1:1", inputs)
 		err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Check: noCheck})
-		if !errors.Is(err, check.ErrUsage) {
+		if !errors.Is(err, verdict.ErrUsage) {
 			t.Errorf("inputs %v: %v, want a usage error", inputs, err)
 		}
 	}
@@ -137,7 +138,7 @@ func TestRunWritesHTMLReportAndLinksIt(t *testing.T) {
 	fake := func(ctx context.Context, c *config.Config, o check.Options) ([]report.DiffReport, error) {
 		return []report.DiffReport{failing("mail", "mail", "1.0.1")}, nil
 	}
-	if err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Version: "test", Check: fake}); !errors.Is(err, check.ErrFindings) {
+	if err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Version: "test", Check: fake}); !errors.Is(err, verdict.ErrFindings) {
 		t.Fatalf("Run: %v", err)
 	}
 	if got := r.output("html-report"); got != filepath.Join(".mcp-audit", "report.html") {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcp-audit/mcp-audit/internal/check"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // The config input names the file the check loads from disk and the file
@@ -27,17 +27,17 @@ func workspaceRel(ws, input string) (string, error) {
 	}
 	rel, err := inside(ws, filepath.Clean(p))
 	if err != nil {
-		return "", fmt.Errorf("%w: input config: %q is outside the workspace", check.ErrUsage, input)
+		return "", fmt.Errorf("%w: input config: %q is outside the workspace", verdict.ErrUsage, input)
 	}
 	// The file itself may be a link out of the workspace: resolve both.
 	realWS, err1 := filepath.EvalSymlinks(ws)
 	realP, err2 := filepath.EvalSymlinks(filepath.Join(ws, rel))
 	if err1 == nil && err2 == nil {
 		if _, err := inside(realWS, realP); err != nil {
-			return "", fmt.Errorf("%w: input config: %q links outside the workspace", check.ErrUsage, input)
+			return "", fmt.Errorf("%w: input config: %q links outside the workspace", verdict.ErrUsage, input)
 		}
 	} else if err2 != nil && !errors.Is(err2, fs.ErrNotExist) {
-		return "", fmt.Errorf("%w: input config: resolving %q: %v", check.ErrUsage, input, err2)
+		return "", fmt.Errorf("%w: input config: resolving %q: %v", verdict.ErrUsage, input, err2)
 	}
 	return filepath.ToSlash(rel), nil
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/mcp-audit/mcp-audit/internal/check"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // TestWorkspaceRel: the config input is cleaned to one path inside the
@@ -25,7 +25,7 @@ func TestWorkspaceRel(t *testing.T) {
 		}
 	}
 	for _, in := range []string{"../mcp-audit.yml", "x/../../mcp-audit.yml", filepath.Join(outside, "p.yml"), ".", "link.yml"} {
-		if got, err := workspaceRel(ws, in); !errors.Is(err, check.ErrUsage) {
+		if got, err := workspaceRel(ws, in); !errors.Is(err, verdict.ErrUsage) {
 			t.Errorf("workspaceRel(%q) = %q, %v; want a usage error", in, got, err)
 		}
 	}

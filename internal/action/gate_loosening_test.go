@@ -76,9 +76,9 @@ func TestReviewGateWorkflowInputs(t *testing.T) {
 		map[string]string{"mcp-audit.yml": strings.Replace(cfg, "1.0.0", "1.0.1", 1),
 			wf: "steps: [{uses: mcp-audit/mcp-audit@v1, with: {fail-on: none, network: open}}]\n"})
 	_, o, r := reviewRunPR(t, ws, map[string]string{"fail-on": "none", "network": "open"})
-	if o.FailOn == "none" || o.Base.Network == "open" {
+	if o.FailOn == "none" || o.Base.Sandbox.Network == "open" {
 		t.Errorf("BYPASS: the PR's workflow sets fail-on %q network %q for its own check; verdict %q, high %q",
-			o.FailOn, o.Base.Network, r.output("verdict"), r.output("high"))
+			o.FailOn, o.Base.Sandbox.Network, r.output("verdict"), r.output("high"))
 	}
 }
 

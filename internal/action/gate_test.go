@@ -13,6 +13,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/testenv"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // manifestJSON is a baseline of mail at version with the named tools.
@@ -57,7 +58,7 @@ func TestRunPullRequestCannotLoosenItsOwnPolicy(t *testing.T) {
 		return []report.DiffReport{rep}, nil
 	}
 	err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Check: fake})
-	if !errors.Is(err, check.ErrFindings) {
+	if !errors.Is(err, verdict.ErrFindings) {
 		t.Fatalf("Run: %v, want ErrFindings\n%s", err, r.stdout.String())
 	}
 	if r.output("verdict") != "fail" || r.output("high") != "3" {
@@ -87,7 +88,7 @@ func TestRunPullRequestPolicyOnly(t *testing.T) {
 		return nil, nil
 	}
 	err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Check: noCheck})
-	if !errors.Is(err, check.ErrFindings) || r.output("verdict") != "fail" {
+	if !errors.Is(err, verdict.ErrFindings) || r.output("verdict") != "fail" {
 		t.Fatalf("Run: %v verdict %q, want a failure", err, r.output("verdict"))
 	}
 	if !strings.Contains(r.stdout.String(), "::error file=mcp-audit.yml") {

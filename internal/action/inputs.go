@@ -7,9 +7,9 @@ import (
 
 	"github.com/sethvargo/go-githubactions"
 
-	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // inputs are the inputs of action.yml.
@@ -55,7 +55,7 @@ func boolInput(a *githubactions.Action, name string, def bool) (bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return false, fmt.Errorf("%w: input %s: %q is not true or false", check.ErrUsage, name, v)
+		return false, fmt.Errorf("%w: input %s: %q is not true or false", verdict.ErrUsage, name, v)
 	}
 	return b, nil
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // A local directory or tarball server is its files: a pull request that
@@ -17,7 +16,7 @@ import (
 // localPath is a local server's path relative to the workspace, "" for a
 // registry package or a path outside the repository.
 func localPath(ws string, s *config.Server) string {
-	if s.Spec.Kind == target.KindNPM || s.Spec.Path == "" {
+	if !s.Spec.Ecosystem().Local || s.Spec.Path == "" {
 		return ""
 	}
 	rel, err := filepath.Rel(ws, s.Spec.Path)

@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/testenv"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // TestRunWritesOnlyWhereAContainerActionCan: GitHub mounts the workspace,
@@ -29,7 +30,7 @@ func TestRunWritesOnlyWhereAContainerActionCan(t *testing.T) {
 		return []report.DiffReport{failing("mail", "mail", "1.0.1")}, nil
 	}
 	err := Run(context.Background(), Env{Stdout: &r.stdout, Getenv: r.getenv, Version: "test", Check: fake})
-	if !errors.Is(err, check.ErrFindings) {
+	if !errors.Is(err, verdict.ErrFindings) {
 		t.Fatalf("Run: %v, want ErrFindings\n%s", err, r.stdout.String())
 	}
 	if _, err := os.Stat(r.vars["RUNNER_TEMP"]); !errors.Is(err, os.ErrNotExist) {

@@ -127,7 +127,7 @@ func guardInputs(base *config.Config, o *check.Options, in inputs, baseWF map[st
 	if from := baseWF["network"]; in.Network != from {
 		c := policyChange{Setting: "input network", From: from, To: in.Network, Loosens: networkLoosens(base, from, in.Network)}
 		if c.Loosens {
-			o.Base.Network = from
+			o.Base.Sandbox.Network = from
 		}
 		out = append(out, c)
 	}

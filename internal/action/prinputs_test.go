@@ -47,8 +47,8 @@ func TestPRInputsJudgedByBaseWorkflow(t *testing.T) {
 			ws := repo(t, map[string]string{"mcp-audit.yml": cfg, testWorkflow: workflowWith(tc.baseWith)},
 				map[string]string{"mcp-audit.yml": strings.Replace(cfg, "1.0.0", "1.0.1", 1), testWorkflow: "changed by the pull request\n"})
 			o, r, api := runPRWithWorkflow(t, ws, tc.inputs, !tc.noWFEnv)
-			if o.FailOn != tc.wantFailOn || o.Base.Network != tc.wantNet {
-				t.Errorf("checked with fail-on %q network %q, want %q %q", o.FailOn, o.Base.Network, tc.wantFailOn, tc.wantNet)
+			if o.FailOn != tc.wantFailOn || o.Base.Sandbox.Network != tc.wantNet {
+				t.Errorf("checked with fail-on %q network %q, want %q %q", o.FailOn, o.Base.Sandbox.Network, tc.wantFailOn, tc.wantNet)
 			}
 			body := ""
 			if cs := api.CommentsOf(42); len(cs) == 1 {

@@ -19,8 +19,9 @@ const lateHost = "late.fixture.example"
 // the first of the calls a finding aggregated over both covers).
 func lateFinding(t *testing.T, mode string) (*m.Manifest, *policy.Finding) {
 	t.Helper()
-	man := run(t, audit.Options{Target: fixture, Args: []string{mode}, StartupTimeout: 10 * time.Second,
-		Tools: []string{"echo"}, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+	man := run(t, audit.Options{Target: fixture, Args: []string{mode},
+		Tools: []string{"echo"}, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 10 * time.Second},
+	})
 	fs := findings(man)
 	for i, f := range fs {
 		if f.Subject != lateHost {

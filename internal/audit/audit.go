@@ -5,6 +5,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -31,9 +33,12 @@ const (
 	resolver  = "127.0.0.1"
 )
 
-// Options configure one audit. The CLI flags and the config file fill the
-// same struct.
+// Options configure one audit. The CLI flags, the configuration file
+// (ForServer) and the Action fill the same struct; its zero value is the
+// default audit: every default is stated once, below (Default…), and the
+// flags show the same constants.
 type Options struct {
+	// What to audit.
 	Target string
 	// Bin chooses among a package's executables, or names an entry file.
 	Bin string
@@ -52,7 +57,42 @@ type Options struct {
 	// particular variable (the CLI reads MCP_AUDIT_ALL_CANARIES).
 	AllCanaries bool
 
-	Image       string
+	// How to exercise it. Calls is "all" (default) or "none"; Tools
+	// limits calls to these tools; ToolArgs replaces synthesized arguments
+	// per tool. Scripts is "auto" (run install scripts when the package
+	// tree has any) or "skip".
+	Calls    string
+	Tools    []string
+	ToolArgs map[string]json.RawMessage
+	Scripts  string
+
+	// How it speaks MCP: Transport is stdio (default) or http (Streamable
+	// HTTP on HTTPPort and HTTPPath inside the sandbox, reached through
+	// the sink). ClientInfo is the client identity sent in initialize,
+	// NAME/VERSION (default: a popular client's, see
+	// mcpclient.DefaultClientName).
+	Transport  string
+	HTTPPort   int
+	HTTPPath   string
+	ClientInfo string
+
+	// Which runs: Witness also runs the server without the tracer, side
+	// by side, and records what only that run did (runs.go); Run numbers
+	// the runs of RunStable and picks the client environment profile
+	// (pickClientEnv).
+	Witness bool
+	Run     int
+
+	Sandbox SandboxOptions
+	Timing  TimingOptions
+
+	// Progress, when set, hears each step of the audit.
+	Progress func(Step)
+}
+
+// SandboxOptions are the sandbox's: image, network and limits.
+type SandboxOptions struct {
+	Image       string // default sandbox.DefaultImage
 	ImageFlavor string
 	// Network is sinkhole (default), none or open.
 	Network string
@@ -68,21 +108,20 @@ type Options struct {
 	AnswerReserved []string
 	// UpstreamDNS is where open mode forwards DNS (host:port); default: the
 	// engine's resolver.
-	UpstreamDNS string
+	UpstreamDNS   string
+	Limits        sandbox.Limits
+	MaxTraceBytes int64 // default DefaultMaxTraceBytes
+	// KeepTrace, if set, is where the raw trace is saved.
+	KeepTrace string
+}
 
-	StartupTimeout time.Duration // for initialize to be answered
+// TimingOptions bound the audit in time; zero means the default.
+type TimingOptions struct {
+	StartupTimeout time.Duration // for the opening to be answered
 	CallTimeout    time.Duration // per list, tool, prompt or resource call
 	// CallBudget bounds all calls together; the rest are skipped.
-	CallBudget time.Duration
-	// Calls is "all" (default) or "none"; Tools limits calls to these
-	// tools; ToolArgs replaces synthesized arguments per tool.
-	Calls    string
-	Tools    []string
-	ToolArgs map[string]json.RawMessage
-	// Scripts is "auto" (run install scripts when the package tree has
-	// any) or "skip"; InstallTimeout bounds them.
-	Scripts        string
-	InstallTimeout time.Duration
+	CallBudget     time.Duration
+	InstallTimeout time.Duration // for the install phase
 	IdleQuiet      time.Duration // idle ends after this long without trace growth…
 	IdleMin        time.Duration // …but not before this…
 	IdleMax        time.Duration // …and at the latest after this
@@ -96,29 +135,41 @@ type Options struct {
 	// covered this much server time (0: DefaultServerTimeMin).
 	ServerTimeMin time.Duration
 	Deadline      time.Duration // hard cap on the whole run
-	Limits        sandbox.Limits
-	MaxTraceBytes int64
-	// Run numbers the runs of RunStable; it picks the client environment
-	// profile (see pickClientEnv).
-	Run int
+}
 
-	// ClientInfo is the client identity sent in initialize, NAME/VERSION
-	// (default: that of Claude Desktop, see mcpclient.DefaultClientName).
-	ClientInfo string
-	// Witness also runs the server without the tracer, side by side, and
-	// records what only that run did (see witness.go).
-	Witness bool
-	// Transport is how the server speaks MCP: stdio (default) or http
-	// (Streamable HTTP on HTTPPort and HTTPPath inside the sandbox,
-	// reached through the sink).
-	Transport string
-	HTTPPort  int
-	HTTPPath  string
+// The defaults of Options, stated once: the flags show them, the code
+// applies them (defaults).
+const (
+	DefaultStartupTimeout = 30 * time.Second
+	DefaultCallTimeout    = 10 * time.Second
+	DefaultCallBudget     = 5 * time.Minute
+	DefaultInstallTimeout = 5 * time.Minute
+	DefaultIdleQuiet      = 2 * time.Second
+	DefaultIdleMin        = 1 * time.Second
+	DefaultIdleMax        = 20 * time.Second
+	DefaultDeadline       = 10 * time.Minute
+	DefaultMaxTraceBytes  = 512 << 20
+	DefaultNetwork        = sandbox.NetSinkhole
+)
 
-	// KeepTrace, if set, is where the raw trace is saved.
-	KeepTrace string
-	// Progress, when set, hears each step of the audit (progress.go).
-	Progress func(Step)
+// ForServer is the audit of one version (tgt) of a server of the
+// configuration: the one road from mcp-audit.yml to an audit, for check,
+// batch and the Action alike. base carries the command line's settings
+// (image, CA files, dwell); its network, when set, overrides the
+// server's mode, which overrides the file's.
+func ForServer(cfg *config.Config, s *config.Server, tgt string, base Options) Options {
+	o := base
+	o.Target, o.Bin, o.Args, o.Env, o.CanaryEnv = tgt, s.Bin, s.Args, s.EnvList(), s.CanaryEnv
+	o.Calls, o.Tools, o.ToolArgs = s.Calls, s.Tools, s.ToolArgsJSON
+	o.Transport, o.HTTPPort, o.HTTPPath = s.Transport, s.HTTPPort, s.HTTPPath
+	o.Sandbox.Network = cmp.Or(o.Sandbox.Network, s.Network, cfg.Network)
+	t := &o.Timing
+	t.IdleQuiet, t.IdleMin, t.IdleMax = time.Duration(cfg.Idle.Quiet), time.Duration(cfg.Idle.Min), time.Duration(cfg.Idle.Max)
+	if cfg.Idle.Dwell > 0 {
+		t.Dwell = time.Duration(cfg.Idle.Dwell)
+	}
+	t.Deadline = time.Duration(s.Timeout)
+	return o
 }
 
 func (o *Options) defaults() {
@@ -127,33 +178,27 @@ func (o *Options) defaults() {
 			*d = v
 		}
 	}
-	def(&o.StartupTimeout, 30*time.Second)
-	def(&o.CallTimeout, 10*time.Second)
-	def(&o.CallBudget, 5*time.Minute)
-	def(&o.InstallTimeout, 5*time.Minute)
-	if o.Calls == "" {
-		o.Calls = CallsAll
+	t := &o.Timing
+	def(&t.StartupTimeout, DefaultStartupTimeout)
+	def(&t.CallTimeout, DefaultCallTimeout)
+	def(&t.CallBudget, DefaultCallBudget)
+	def(&t.InstallTimeout, DefaultInstallTimeout)
+	def(&t.IdleQuiet, DefaultIdleQuiet)
+	def(&t.IdleMin, DefaultIdleMin)
+	def(&t.IdleMax, DefaultIdleMax)
+	def(&t.Deadline, DefaultDeadline)
+	def(&t.ServerTimeMin, DefaultServerTimeMin)
+	if t.ClockRate <= 0 {
+		t.ClockRate = DefaultClockRate
 	}
-	if o.Scripts == "" {
-		o.Scripts = ScriptsAuto
+	o.Calls = cmp.Or(o.Calls, CallsAll)
+	o.Scripts = cmp.Or(o.Scripts, ScriptsAuto)
+	sb := &o.Sandbox
+	if sb.MaxTraceBytes <= 0 {
+		sb.MaxTraceBytes = DefaultMaxTraceBytes
 	}
-	def(&o.IdleQuiet, 2*time.Second)
-	def(&o.IdleMin, 1*time.Second)
-	def(&o.IdleMax, 20*time.Second)
-	def(&o.Deadline, 10*time.Minute)
-	def(&o.ServerTimeMin, DefaultServerTimeMin)
-	if o.ClockRate <= 0 {
-		o.ClockRate = DefaultClockRate
-	}
-	if o.MaxTraceBytes <= 0 {
-		o.MaxTraceBytes = 512 << 20
-	}
-	if o.Network == "" {
-		o.Network = sandbox.NetSinkhole
-	}
-	if o.Image == "" {
-		o.Image = sandbox.DefaultImage
-	}
+	sb.Network = cmp.Or(sb.Network, DefaultNetwork)
+	sb.Image = cmp.Or(sb.Image, sandbox.DefaultImage)
 }
 
 // Values of Options.Calls and Options.Scripts.

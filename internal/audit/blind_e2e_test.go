@@ -43,8 +43,9 @@ func runBlind(t *testing.T, cases map[string]blindCase) {
 			if target == "" {
 				target = fixture
 			}
-			man := run(t, audit.Options{Target: target, Args: tc.args, StartupTimeout: 10 * time.Second,
-				Calls: audit.CallsNone, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+			man := run(t, audit.Options{Target: target, Args: tc.args,
+				Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 10 * time.Second},
+			})
 			fs := findings(man)
 			found := false
 			for _, f := range fs {

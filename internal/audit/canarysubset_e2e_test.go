@@ -19,8 +19,8 @@ import (
 // canary variable (testenv.AllCanaries) is off for this test.
 func runSubset(t *testing.T, o audit.Options) *m.Manifest {
 	t.Helper()
-	o.IdleQuiet, o.IdleMin = time.Second, 500*time.Millisecond
-	o.AnswerReserved = testenv.AnswerReserved
+	o.Timing.IdleQuiet, o.Timing.IdleMin = time.Second, 500*time.Millisecond
+	o.Sandbox.AnswerReserved = testenv.AnswerReserved
 	o.AllCanaries = false
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -49,8 +49,9 @@ func TestCanarySubsetNotAllAtOnce(t *testing.T) {
 			name += "/witness"
 		}
 		t.Run(name, func(t *testing.T) {
-			man := runSubset(t, audit.Options{Target: fixture, Args: []string{tc.mode}, StartupTimeout: 10 * time.Second,
-				Calls: audit.CallsNone, Witness: tc.witness, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+			man := runSubset(t, audit.Options{Target: fixture, Args: []string{tc.mode},
+				Calls: audit.CallsNone, Witness: tc.witness, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 10 * time.Second},
+			})
 			planted := slices.DeleteFunc(slices.Clone(man.Run.CanaryEnv), func(n string) bool { return !slices.Contains(canary.DefaultEnv, n) })
 			if len(planted) < canary.SubsetUnits || len(planted) >= 6 {
 				t.Errorf("planted %v, want %d or %d provider variables", man.Run.CanaryEnv, canary.SubsetUnits, canary.SubsetUnits+1)

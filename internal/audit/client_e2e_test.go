@@ -47,7 +47,7 @@ func TestExerciseLikeAClient(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			man := run(t, audit.Options{Target: fixture, Args: tc.args, CallTimeout: 3 * time.Second})
+			man := run(t, audit.Options{Target: fixture, Args: tc.args, Timing: audit.TimingOptions{CallTimeout: 3 * time.Second}})
 			if !canaryIn(findings(man), tc.phase) {
 				t.Errorf("no canary finding in %s; phases %v; calls %+v", tc.phase, phaseNames(man), man.Calls)
 			}
@@ -70,7 +70,7 @@ func TestDescriptionChangesDuringSession(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			man := run(t, audit.Options{Target: fixture, Args: tc.args, CallTimeout: 3 * time.Second})
+			man := run(t, audit.Options{Target: fixture, Args: tc.args, Timing: audit.TimingOptions{CallTimeout: 3 * time.Second}})
 			found := false
 			for _, f := range findings(man) {
 				if f.Kind == policy.KindTool && f.Severity == policy.High && f.Summary == tc.summary {

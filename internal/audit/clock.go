@@ -48,12 +48,12 @@ const (
 // switch on it has covered (lead+idle)*rate) and ServerSilenceMin since
 // the wake-up ping.
 func idleOptions(o Options, lead time.Duration) Options {
-	floor := max(o.IdleMin, o.Dwell)
-	if rate := time.Duration(o.ClockRate); rate > 1 && o.ServerTimeMin > 0 {
-		floor = max(floor, o.ServerTimeMin/rate-lead, clockWake+ServerSilenceMin/rate)
+	floor := max(o.Timing.IdleMin, o.Timing.Dwell)
+	if rate := time.Duration(o.Timing.ClockRate); rate > 1 && o.Timing.ServerTimeMin > 0 {
+		floor = max(floor, o.Timing.ServerTimeMin/rate-lead, clockWake+ServerSilenceMin/rate)
 	}
-	o.IdleMin = floor
-	o.IdleMax = max(o.IdleMax, floor)
+	o.Timing.IdleMin = floor
+	o.Timing.IdleMax = max(o.Timing.IdleMax, floor)
 	return o
 }
 

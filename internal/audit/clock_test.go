@@ -42,7 +42,7 @@ func TestServerTimeCovered(t *testing.T) {
 // wake-up ping covers ServerSilenceMin; without the shim only IdleMin and
 // the dwell count.
 func TestIdleFloor(t *testing.T) {
-	o := Options{ClockRate: 200, ServerTimeMin: 15 * time.Minute, IdleMin: time.Second, IdleMax: 3 * time.Second}
+	o := Options{Timing: TimingOptions{ClockRate: 200, ServerTimeMin: 15 * time.Minute, IdleMin: time.Second, IdleMax: 3 * time.Second}}
 	silence := clockWake + ServerSilenceMin/200 // 2.2 s + 3 s
 	for _, c := range []struct {
 		name  string
@@ -50,20 +50,20 @@ func TestIdleFloor(t *testing.T) {
 		lead  time.Duration
 		floor time.Duration
 	}{
-		{"short lead: ServerTimeMin", func() Options { o := o; o.ServerTimeMin = 30 * time.Minute; return o }(), 100 * time.Millisecond, 30*time.Minute/200 - 100*time.Millisecond},
+		{"short lead: ServerTimeMin", func() Options { o := o; o.Timing.ServerTimeMin = 30 * time.Minute; return o }(), 100 * time.Millisecond, 30*time.Minute/200 - 100*time.Millisecond},
 		{"defaults: the silence after the ping", o, 100 * time.Millisecond, silence},
 		{"long lead: the silence after the ping", o, 2 * time.Second, silence},
 		{"lead beyond ServerTimeMin", o, time.Minute, silence},
-		{"dwell", func() Options { o := o; o.Dwell = 30 * time.Second; return o }(), time.Second, 30 * time.Second},
-		{"no shim", func() Options { o := o; o.ClockRate = 1; return o }(), time.Second, time.Second},
+		{"dwell", func() Options { o := o; o.Timing.Dwell = 30 * time.Second; return o }(), time.Second, 30 * time.Second},
+		{"no shim", func() Options { o := o; o.Timing.ClockRate = 1; return o }(), time.Second, time.Second},
 	} {
 		got := idleOptions(c.o, c.lead)
-		if got.IdleMin != c.floor || got.IdleMax != max(c.floor, c.o.IdleMax) {
-			t.Errorf("%s: idle min %v max %v, want floor %v", c.name, got.IdleMin, got.IdleMax, c.floor)
+		if got.Timing.IdleMin != c.floor || got.Timing.IdleMax != max(c.floor, c.o.Timing.IdleMax) {
+			t.Errorf("%s: idle min %v max %v, want floor %v", c.name, got.Timing.IdleMin, got.Timing.IdleMax, c.floor)
 		}
-		if c.o.ClockRate > 1 {
-			covered := (c.lead + got.IdleMin) * time.Duration(c.o.ClockRate)
-			if covered < c.o.ServerTimeMin {
+		if c.o.Timing.ClockRate > 1 {
+			covered := (c.lead + got.Timing.IdleMin) * time.Duration(c.o.Timing.ClockRate)
+			if covered < c.o.Timing.ServerTimeMin {
 				t.Errorf("%s: covered %v at the floor", c.name, covered)
 			}
 		}

@@ -13,7 +13,7 @@ import (
 
 // defaultIdle are the CLI's idle defaults; runResult would shorten them.
 func defaultIdle(o audit.Options) audit.Options {
-	o.IdleQuiet, o.IdleMin = 2*time.Second, time.Second
+	o.Timing.IdleQuiet, o.Timing.IdleMin = 2*time.Second, time.Second
 	return o
 }
 
@@ -62,10 +62,10 @@ func TestClockShimStable(t *testing.T) {
 	for i := range enc {
 		o := defaultIdle(audit.Options{Target: fixture})
 		if i == 2 {
-			o.ClockRate = 1
+			o.Timing.ClockRate = 1
 		}
 		man := run(t, o)
-		if want := o.ClockRate; i < 2 && man.Run.ServerTime.Rate != audit.DefaultClockRate || i == 2 && man.Run.ServerTime.Rate != want {
+		if want := o.Timing.ClockRate; i < 2 && man.Run.ServerTime.Rate != audit.DefaultClockRate || i == 2 && man.Run.ServerTime.Rate != want {
 			t.Errorf("run %d: server_time %+v", i, man.Run.ServerTime)
 		}
 		man.Run = m.Run{}

@@ -74,7 +74,7 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 // each to its last page.
 func listAll(ctx context.Context, o Options, c *mcpclient.Client, ses *session) {
 	list := func(method, key string) []json.RawMessage {
-		cctx, cancel := context.WithTimeout(ctx, o.CallTimeout)
+		cctx, cancel := context.WithTimeout(ctx, o.Timing.CallTimeout)
 		defer cancel()
 		items, err := c.List(cctx, method, key)
 		var rpc *mcpclient.RPCError
@@ -144,7 +144,7 @@ func waitIdle(ctx context.Context, o Options, run *sandbox.Run) bool {
 				last, lastChange = size, now
 			}
 			elapsed := now.Sub(start)
-			if elapsed >= o.IdleMax || elapsed >= o.IdleMin && now.Sub(lastChange) >= o.IdleQuiet {
+			if elapsed >= o.Timing.IdleMax || elapsed >= o.Timing.IdleMin && now.Sub(lastChange) >= o.Timing.IdleQuiet {
 				return false
 			}
 		}

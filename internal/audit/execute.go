@@ -18,7 +18,7 @@ import (
 // handshake, exercise its tools, let it go idle, collect the evidence,
 // decide the outcome and classify the behavior.
 func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, error) {
-	runCtx, cancel := context.WithTimeout(ctx, o.Deadline)
+	runCtx, cancel := context.WithTimeout(ctx, o.Timing.Deadline)
 	defer cancel()
 	ex := newExecution(d, o, p)
 	o.step(StepStartup, 0, 0)
@@ -80,7 +80,7 @@ type execution struct {
 
 func newExecution(d Deps, o Options, p *Prepared) *execution {
 	ex := &execution{o: o, p: p, log: d.Log, sb: &sandbox.Sandbox{Engine: d.Engine, Log: d.Log},
-		startupTimeout: o.StartupTimeout, started: time.Now()}
+		startupTimeout: o.Timing.StartupTimeout, started: time.Now()}
 	if p.Spec.Install != nil {
 		ex.startupTimeout += p.Spec.Install.Timeout
 	}
@@ -155,7 +155,7 @@ func (ex *execution) collect(ctx context.Context) (*Result, error) {
 	man := ex.p.Manifest
 	for _, s := range ex.segments {
 		s.client.Close()
-		if err := s.finish(ctx, ex.o.MaxTraceBytes); err != nil {
+		if err := s.finish(ctx, ex.o.Sandbox.MaxTraceBytes); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -174,8 +174,8 @@ func (ex *execution) collect(ctx context.Context) (*Result, error) {
 	for _, s := range ex.segments {
 		ex.ses.noise += s.client.Noise()
 	}
-	if first := ex.segments[0]; ex.o.KeepTrace != "" && first.art.TraceFile != "" {
-		if err := fsutil.CopyFile(first.art.TraceFile, ex.o.KeepTrace, 0o644); err != nil {
+	if first := ex.segments[0]; ex.o.Sandbox.KeepTrace != "" && first.art.TraceFile != "" {
+		if err := fsutil.CopyFile(first.art.TraceFile, ex.o.Sandbox.KeepTrace, 0o644); err != nil {
 			ex.log.Warn("saving raw trace", "err", err)
 		}
 	}

@@ -170,7 +170,7 @@ func readCall(kind, uri string) plannedCall {
 // whether that server exited on its own.
 func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment) (*segment, bool) {
 	plan := x.plan()
-	deadline := time.Now().Add(x.o.CallBudget)
+	deadline := time.Now().Add(x.o.Timing.CallBudget)
 	restarted := false
 	for i, pc := range plan {
 		x.o.step(StepCalls, i, len(plan))
@@ -219,7 +219,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 // do makes one call in its own window and records the outcome.
 func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *m.Call) {
 	seg.window(pc.phase, time.Now())
-	cctx, cancel := context.WithTimeout(ctx, x.o.CallTimeout)
+	cctx, cancel := context.WithTimeout(ctx, x.o.Timing.CallTimeout)
 	raw, err := seg.client.Call(cctx, pc.method, pc.params)
 	cancel()
 	var rpc *mcpclient.RPCError
@@ -324,7 +324,7 @@ func (x *exerciser) restart(ctx context.Context, dead *segment, segments *[]*seg
 	}
 	x.restarts++
 	dead.client.Close()
-	if err := dead.finish(ctx, x.o.MaxTraceBytes); err != nil {
+	if err := dead.finish(ctx, x.o.Sandbox.MaxTraceBytes); err != nil {
 		return nil, err
 	}
 	spec := x.spec
@@ -335,7 +335,7 @@ func (x *exerciser) restart(ctx context.Context, dead *segment, segments *[]*seg
 	}
 	*segments = append(*segments, seg)
 	var ses session
-	ok, exited := drive(ctx, x.o, x.o.StartupTimeout, seg.client, seg.run, &ses)
+	ok, exited := drive(ctx, x.o, x.o.Timing.StartupTimeout, seg.client, seg.run, &ses)
 	if !ok || exited {
 		return nil, errors.New("the restarted server did not answer initialize")
 	}

@@ -31,7 +31,7 @@ func callsByName(man *m.Manifest) map[string]m.Call {
 // is a finding.
 func TestToolCallsAttributedAndRobust(t *testing.T) {
 	t.Parallel()
-	man := run(t, audit.Options{Target: fixture, Args: []string{"tools", "inject"}, CallTimeout: 3 * time.Second})
+	man := run(t, audit.Options{Target: fixture, Args: []string{"tools", "inject"}, Timing: audit.TimingOptions{CallTimeout: 3 * time.Second}})
 	calls := callsByName(man)
 	for name, want := range map[string]string{
 		"echo": m.CallOK, "read_ssh": m.CallOK, "hang": m.CallTimeout, "crash": m.CallServerDied,
@@ -139,7 +139,7 @@ req.end(JSON.stringify({ npmrc }));
 func TestRealServersExercised(t *testing.T) {
 	t.Parallel()
 	t.Run("server-everything", func(t *testing.T) {
-		man := run(t, audit.Options{Target: "npm:@modelcontextprotocol/server-everything", CallTimeout: 5 * time.Second})
+		man := run(t, audit.Options{Target: "npm:@modelcontextprotocol/server-everything", Timing: audit.TimingOptions{CallTimeout: 5 * time.Second}})
 		tools := map[string]bool{}
 		for _, tool := range man.Tools {
 			tools[tool.Name] = true

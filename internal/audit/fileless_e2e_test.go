@@ -13,12 +13,12 @@ import (
 // process (the control).
 func TestFilelessExec(t *testing.T) {
 	t.Parallel()
-	man := run(t, audit.Options{Target: fixture, Args: []string{"fd-exec"}, Calls: audit.CallsNone, StartupTimeout: 20 * time.Second})
+	man := run(t, audit.Options{Target: fixture, Args: []string{"fd-exec"}, Calls: audit.CallsNone, Timing: audit.TimingOptions{StartupTimeout: 20 * time.Second}})
 	fs := findings(man)
 	if !hasFinding(fs, policy.KindEscape, policy.Critical, "fileless_exec") || !policy.Failed(fs, policy.High) {
 		t.Errorf("fileless exec not caught: %v", fs)
 	}
-	ctl := findings(run(t, audit.Options{Target: fixture, Args: []string{"plain-exec"}, Calls: audit.CallsNone, StartupTimeout: 20 * time.Second}))
+	ctl := findings(run(t, audit.Options{Target: fixture, Args: []string{"plain-exec"}, Calls: audit.CallsNone, Timing: audit.TimingOptions{StartupTimeout: 20 * time.Second}}))
 	if hasFinding(ctl, policy.KindEscape, policy.Critical, "fileless_exec") {
 		t.Errorf("an ordinary exec counted as fileless: %v", ctl)
 	}

@@ -33,8 +33,7 @@ func TestFloodCannotHide(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Args: tc.args, Calls: audit.CallsNone,
-				StartupTimeout: 20 * time.Second, MaxTraceBytes: tc.maxTrace})
+			man := run(t, audit.Options{Target: fixture, Args: tc.args, Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{MaxTraceBytes: tc.maxTrace}, Timing: audit.TimingOptions{StartupTimeout: 20 * time.Second}})
 			fs := findings(man)
 			if !tc.want(fs) || !policy.Failed(fs, policy.High) {
 				t.Errorf("want the write caught and a failing verdict; findings:\n%v", fs)
@@ -53,8 +52,7 @@ func TestNoiseCannotCutTheTrace(t *testing.T) {
 		args []string
 		fail bool
 	}{{[]string{"flood-big", "bashrc"}, true}, {[]string{"flood-big"}, false}} {
-		man := run(t, audit.Options{Target: fixture, Args: tc.args, Calls: audit.CallsNone,
-			StartupTimeout: time.Minute, MaxTraceBytes: 16 << 20})
+		man := run(t, audit.Options{Target: fixture, Args: tc.args, Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{MaxTraceBytes: 16 << 20}, Timing: audit.TimingOptions{StartupTimeout: time.Minute}})
 		fs := findings(man)
 		if hasFinding(fs, policy.KindTrace, policy.High, "") {
 			t.Errorf("%v: the noise cut the trace: %v", tc.args, man.Run.Notes)

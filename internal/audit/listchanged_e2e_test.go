@@ -20,7 +20,7 @@ func TestListChangedHonored(t *testing.T) {
 	const summary = "the description of tool echo changed during the session"
 	for _, mode := range []string{"rug-pull-notify", "rug-pull"} {
 		t.Run(mode, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Args: []string{mode}, CallTimeout: 3 * time.Second})
+			man := run(t, audit.Options{Target: fixture, Args: []string{mode}, Timing: audit.TimingOptions{CallTimeout: 3 * time.Second}})
 			var got *policy.Finding
 			for _, f := range findings(man) {
 				if f.Kind == policy.KindTool && f.Severity == policy.High && f.Summary == summary {

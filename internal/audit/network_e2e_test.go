@@ -22,8 +22,8 @@ import (
 
 func runResult(t *testing.T, o audit.Options) *audit.Result {
 	t.Helper()
-	if o.IdleQuiet == 0 {
-		o.IdleQuiet, o.IdleMin = time.Second, 500*time.Millisecond
+	if o.Timing.IdleQuiet == 0 {
+		o.Timing.IdleQuiet, o.Timing.IdleMin = time.Second, 500*time.Millisecond
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -38,8 +38,8 @@ func runResult(t *testing.T, o audit.Options) *audit.Result {
 // use (testenv.AnswerReserved), unless the test chose otherwise, and
 // plants every canary variable (testenv.AllCanaries).
 func harnessOptions(o audit.Options) audit.Options {
-	if o.AnswerReserved == nil {
-		o.AnswerReserved = testenv.AnswerReserved
+	if o.Sandbox.AnswerReserved == nil {
+		o.Sandbox.AnswerReserved = testenv.AnswerReserved
 	}
 	o.AllCanaries = testenv.AllCanaries
 	return o
@@ -268,10 +268,13 @@ func TestContainment(t *testing.T) {
 	gwPort, gwGot := hostListeners(t, gw)
 	for _, mode := range []string{sandbox.NetSinkhole, sandbox.NetNone} {
 		t.Run(mode, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Network: mode, Args: []string{
+			man := run(t, audit.Options{Target: fixture, Args: []string{
 				fmt.Sprintf("connect=127.0.0.1:%d", loPort), fmt.Sprintf("connect=%s:%d", gw, gwPort),
-				fmt.Sprintf("udp=127.0.0.1:%d", loPort), fmt.Sprintf("udp=%s:%d", gw, gwPort)}})
+				fmt.Sprintf("udp=127.0.0.1:%d", loPort), fmt.Sprintf("udp=%s:%d", gw, gwPort)}, Sandbox:
 			// The attempts are on record…
+			audit.SandboxOptions{Network: mode},
+			})
+
 			st := man.PhaseByName(m.PhaseStartup)
 			var attempted bool
 			for _, c := range st.Network {
@@ -313,8 +316,9 @@ func TestOpenMode(t *testing.T) {
 	})}
 	go srv.ActivateAndServe()
 	defer srv.Shutdown()
-	man := run(t, audit.Options{Target: fixture, Network: sandbox.NetOpen, UpstreamDNS: pc.LocalAddr().String(),
-		Args: []string{fmt.Sprintf("connect=svc.fixture.example:%d", port)}})
+	man := run(t, audit.Options{Target: fixture,
+		Args: []string{fmt.Sprintf("connect=svc.fixture.example:%d", port)}, Sandbox: audit.SandboxOptions{Network: sandbox.NetOpen, UpstreamDNS: pc.LocalAddr().String()},
+	})
 	st := man.PhaseByName(m.PhaseStartup)
 	var named bool
 	for _, c := range st.Network {

@@ -88,7 +88,7 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	if err != nil {
 		return nil, err
 	}
-	sandboxID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Image, Flavor: o.ImageFlavor, Log: logWriter{d.Log}})
+	sandboxID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Sandbox.Image, Flavor: o.Sandbox.ImageFlavor, Log: logWriter{d.Log}})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 	}
@@ -97,7 +97,7 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	if err != nil {
 		return nil, fmt.Errorf("%w: image %s: %v", target.ErrUsage, img.ref, err)
 	}
-	runImage, err := sb.OCIImage(ctx, img.ref, img.id, o.Image, sandboxID)
+	runImage, err := sb.OCIImage(ctx, img.ref, img.id, o.Sandbox.Image, sandboxID)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 	}
@@ -114,7 +114,7 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: m.EcosystemOCI, Name: spec.Name,
 		Version: img.digest, Integrity: img.id, Entry: normalizeArgv(layout, argv), Supplied: suppliedHosts(o)}}
 	man.Run.Tool = buildinfo.Tool()
-	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, sandboxID, o.Network
+	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, sandboxID, o.Sandbox.Network
 	clientName, base := pickClientEnv(spec.Name+"@"+img.digest, o.Run)
 	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	if spec.Range != "" && !strings.HasPrefix(spec.Range, "sha256:") {
@@ -127,9 +127,9 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	if err := networkSpec(o, &sbSpec, sandboxID); err != nil {
 		return nil, err
 	}
-	sbSpec.Net.BaseImage = o.Image // the sink runs from the sandbox image, not the audited one
+	sbSpec.Net.BaseImage = o.Sandbox.Image // the sink runs from the sandbox image, not the audited one
 	d.Log.Debug("oci image prepared", "image", runImage, "user", user)
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: &target.Package{}, maxTrace: o.MaxTraceBytes, plant: plant}, nil
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: &target.Package{}, maxTrace: o.Sandbox.MaxTraceBytes, plant: plant}, nil
 }
 
 // ociEnv is the image's environment with the client's on top, except

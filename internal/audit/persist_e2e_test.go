@@ -82,6 +82,7 @@ func TestListenerReach(t *testing.T) {
 // runQuiet runs the fixture with arguments and no calls, as runBlind does.
 func runQuiet(t *testing.T, args []string) *m.Manifest {
 	t.Helper()
-	return run(t, audit.Options{Target: fixture, Args: args, StartupTimeout: 10 * time.Second,
-		Calls: audit.CallsNone, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+	return run(t, audit.Options{Target: fixture, Args: args,
+		Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 10 * time.Second},
+	})
 }

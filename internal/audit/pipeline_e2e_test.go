@@ -206,8 +206,7 @@ func TestFixtureBehaviors(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Args: []string{tc.mode}, StartupTimeout: 5 * time.Second,
-				Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+			man := run(t, audit.Options{Target: fixture, Args: []string{tc.mode}, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 5 * time.Second}})
 			tc.check(t, man)
 		})
 	}
@@ -258,7 +257,7 @@ func TestNothingLeftBehind(t *testing.T) {
 		time.Sleep(3 * time.Second)
 		cancel()
 	}()
-	_, err := audit.Run(ctx, d, audit.Options{Target: fixture, Args: []string{"never-answer"}, StartupTimeout: time.Minute})
+	_, err := audit.Run(ctx, d, audit.Options{Target: fixture, Args: []string{"never-answer"}, Timing: audit.TimingOptions{StartupTimeout: time.Minute}})
 	if err == nil {
 		t.Fatal("an interrupted audit must return an error")
 	}

@@ -52,7 +52,8 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.Kind == target.KindOCI {
+	eco := spec.Ecosystem()
+	if eco.AsShipped {
 		return prepareOCI(ctx, d, o, spec, httpEP)
 	}
 	t0 := time.Now()
@@ -63,7 +64,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		}
 		return nil, fmt.Errorf("%w: fetching %s: %v", ErrRuntime, o.Target, err)
 	}
-	if err := sdistScripts(o, spec.Kind, pkg); err != nil {
+	if err := sdistScripts(o, eco, pkg); err != nil {
 		pkg.Cleanup()
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	imageID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Image, Flavor: o.ImageFlavor, Log: logWriter{log}})
+	imageID, err := sandbox.EnsureImage(ctx, d.Engine, sandbox.ImageOptions{Ref: o.Sandbox.Image, Flavor: o.Sandbox.ImageFlavor, Log: logWriter{log}})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 	}
@@ -87,7 +88,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		log.Info("removed sandbox containers left by earlier runs", "count", n)
 	}
 	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: AppRoot, Runtime: NodeBin}
-	if spec.Kind != target.KindNPM {
+	if !eco.Installed {
 		layout.AppRoot = "" // local packages carry their own node_modules
 	}
 	if pkg.Python != nil {
@@ -97,16 +98,16 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion,
-		Target: m.Target{Ecosystem: ecosystem(spec), Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
+		Target: m.Target{Ecosystem: eco.Name, Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
 			Entry: normalizeArgv(layout, argv), Service: pkg.Manifest.ServiceDomains(), Supplied: suppliedHosts(o)},
 	}
 	man.Run.Tool = buildinfo.Tool()
-	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Image, imageID, o.Network
+	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, imageID, o.Sandbox.Network
 	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
 	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
 	if pkg.Python != nil {
-		pythonSpec(&sbSpec, pkg, man, o.InstallTimeout)
+		pythonSpec(&sbSpec, pkg, man, o.Timing.InstallTimeout)
 	}
 	sbSpec.HTTP = httpEP
 	markTransport(man, httpEP)
@@ -114,7 +115,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		if o.Scripts == ScriptsSkip {
 			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))
 		} else {
-			sbSpec.Install = installSpec(spec, pkgRoot, o.InstallTimeout)
+			sbSpec.Install = installSpec(spec, pkgRoot, o.Timing.InstallTimeout)
 			man.Run.Notes = append(man.Run.Notes, "install scripts run in phase install: "+strings.Join(scripts, ", "))
 		}
 	}
@@ -123,29 +124,29 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	if !pkg.Temporary() {
 		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
-		img, err := sb.PackageImage(ctx, o.Image, imageID, "v2\x00"+pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
+		img, err := sb.PackageImage(ctx, o.Sandbox.Image, imageID, "v2\x00"+pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 		}
 		sbSpec.Image, sbSpec.Trees = img, nil
 	}
 	ok = true
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.MaxTraceBytes, plant: plant}, nil
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.Sandbox.MaxTraceBytes, plant: plant}, nil
 }
 
 // checkOptions rejects options that cannot work, before anything is
 // fetched: it returns the parsed target and the HTTP endpoint, if any.
 func checkOptions(o Options) (target.Spec, *sandbox.HTTPEndpoint, error) {
-	switch o.Network {
+	switch o.Sandbox.Network {
 	case sandbox.NetNone, sandbox.NetSinkhole, sandbox.NetOpen:
 	default:
-		return target.Spec{}, nil, fmt.Errorf("%w: unknown network mode %q (want sinkhole, none or open)", target.ErrUsage, o.Network)
+		return target.Spec{}, nil, fmt.Errorf("%w: unknown network mode %q (want sinkhole, none or open)", target.ErrUsage, o.Sandbox.Network)
 	}
 	spec, err := target.ParseSpec(o.Target)
 	if err != nil {
 		return target.Spec{}, nil, err
 	}
-	if err := sdistScripts(o, spec.Kind, nil); err != nil {
+	if err := sdistScripts(o, spec.Ecosystem(), nil); err != nil {
 		return target.Spec{}, nil, err
 	}
 	httpEP, err := httpEndpoint(o)
@@ -153,13 +154,6 @@ func checkOptions(o Options) (target.Spec, *sandbox.HTTPEndpoint, error) {
 		return target.Spec{}, nil, err
 	}
 	return spec, httpEP, nil
-}
-
-func ecosystem(s target.Spec) string {
-	if s.Kind == target.KindNPM || s.Kind == target.KindPyPI {
-		return s.Kind
-	}
-	return "local"
 }
 
 // entry builds the server's argv inside the sandbox.
@@ -230,14 +224,14 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 	if len(o.Command) > 0 {
 		workdir = pkgRoot
 	}
-	lim := o.Limits
-	lim.Deadline = o.Deadline + 30*time.Second
+	lim := o.Sandbox.Limits
+	lim.Deadline = o.Timing.Deadline + 30*time.Second
 	return sandbox.Spec{
-		Image: o.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
+		Image: o.Sandbox.Image, User: User, UID: UID, Home: Home, Workdir: workdir,
 		Cmd: argv, Env: env, HomeFiles: home, CanaryFiles: canaryPaths, ScanDir: Workspace,
 		Trees:  []sandbox.Tree{{Src: pkg.Root, Dst: AppRoot, GID: BuildGID, GroupWrite: true}},
 		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
-		Limits: lim, ClockRate: o.ClockRate,
+		Limits: lim, ClockRate: o.Timing.ClockRate,
 	}
 }
 
@@ -260,7 +254,7 @@ func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandb
 		// lifecycle script a grandchild (package code, always listed).
 		"exit $?"
 	dir := pkgRoot // a local package is the project: rebuild runs its own scripts too
-	if spec.Kind == target.KindNPM {
+	if spec.Ecosystem().Installed {
 		dir = AppRoot
 	}
 	return &sandbox.Install{Dir: dir, Script: script, GID: BuildGID, Timeout: timeout}
@@ -269,9 +263,9 @@ func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandb
 // networkSpec configures the sandbox network: a per-run interception CA
 // for the sinkhole, the host's extra CAs for open mode.
 func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
-	spec.Net = sandbox.Network{Mode: o.Network, Responses: o.Responses, BaseImageID: imageID, Upstream: o.UpstreamDNS,
-		Answer: append(slices.Clone(o.AnswerReserved), canary.PrivateDomain)}
-	switch o.Network {
+	spec.Net = sandbox.Network{Mode: o.Sandbox.Network, Responses: o.Sandbox.Responses, BaseImageID: imageID, Upstream: o.Sandbox.UpstreamDNS,
+		Answer: append(slices.Clone(o.Sandbox.AnswerReserved), canary.PrivateDomain)}
+	switch o.Sandbox.Network {
 	case sandbox.NetSinkhole:
 		cert, key, err := sink.NewCA()
 		if err != nil {
@@ -281,7 +275,7 @@ func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
 		spec.Resolv = "nameserver " + resolver + "\noptions timeout:2 attempts:2\n"
 	case sandbox.NetOpen:
 		var pem []byte
-		for _, f := range o.TrustFiles {
+		for _, f := range o.Sandbox.TrustFiles {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				return fmt.Errorf("%w: reading CA bundle %s: %v", target.ErrUsage, f, err)

@@ -31,13 +31,13 @@ func pythonEntry(o Options, pkg *target.Package) (string, error) {
 // built: an sdist or a source directory cannot be installed without
 // running its build backend (setup.py is the project's own code), so
 // skipping "install scripts" would be a silent lie. pkg is nil before the
-// fetch (the kind decides) and set after it (a pypi: target resolved to an
+// fetch (the ecosystem decides) and set after it (a pypi: target resolved to an
 // sdist).
-func sdistScripts(o Options, kind string, pkg *target.Package) error {
+func sdistScripts(o Options, eco *target.Ecosystem, pkg *target.Package) error {
 	if o.Scripts != ScriptsSkip {
 		return nil
 	}
-	build := kind == target.KindSdist || kind == target.KindPyDir
+	build := eco.Builds
 	if pkg != nil {
 		build = pkg.Python != nil && pkg.Python.Build != ""
 	}

@@ -123,7 +123,7 @@ func hasHitPrefix(hits map[string]m.CanaryHit, prefix string) bool {
 
 func runPy(t *testing.T, d audit.Deps, o audit.Options) (*audit.Result, error) {
 	t.Helper()
-	o.IdleQuiet, o.IdleMin = time.Second, 500*time.Millisecond
+	o.Timing.IdleQuiet, o.Timing.IdleMin = time.Second, 500*time.Millisecond
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	return audit.Run(ctx, d, harnessOptions(o))

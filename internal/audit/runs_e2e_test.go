@@ -23,7 +23,7 @@ func TestRunsKeepTheft(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 			defer cancel()
 			res, err := audit.RunStable(ctx, deps(t), harnessOptions(audit.Options{Target: fixture, Args: []string{"steal-host=" + how},
-				Calls: audit.CallsNone, IdleQuiet: time.Second, IdleMin: 500 * time.Millisecond}), 2)
+				Calls: audit.CallsNone, Timing: audit.TimingOptions{IdleQuiet: time.Second, IdleMin: 500 * time.Millisecond}}), 2)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,7 +41,7 @@ func TestRunsKeepLaterOffer(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 			defer cancel()
 			res, err := audit.RunStable(ctx, deps(t), harnessOptions(audit.Options{Target: fixture, Args: []string{tc.mode},
-				Calls: audit.CallsNone, IdleQuiet: time.Second, IdleMin: 500 * time.Millisecond}), 2)
+				Calls: audit.CallsNone, Timing: audit.TimingOptions{IdleQuiet: time.Second, IdleMin: 500 * time.Millisecond}}), 2)
 			if err != nil {
 				t.Fatal(err)
 			}

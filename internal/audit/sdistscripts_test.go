@@ -31,17 +31,17 @@ func TestSdistScriptsSkipRefused(t *testing.T) {
 			t.Errorf("%s: err %v, want a usage error naming --scripts skip", tgt, err)
 		}
 	}
-	if err := sdistScripts(Options{Target: whl, Scripts: ScriptsSkip}, target.KindWheel, nil); err != nil {
+	if err := sdistScripts(Options{Target: whl, Scripts: ScriptsSkip}, target.Spec{Kind: target.KindWheel}.Ecosystem(), nil); err != nil {
 		t.Errorf("wheel: %v", err)
 	}
 	built := &target.Package{Python: &target.PyDist{Build: "src/sdist.tar.gz"}}
-	if err := sdistScripts(Options{Target: "pypi:x", Scripts: ScriptsSkip}, target.KindPyPI, built); !errors.Is(err, target.ErrUsage) {
+	if err := sdistScripts(Options{Target: "pypi:x", Scripts: ScriptsSkip}, target.Spec{Kind: target.KindPyPI}.Ecosystem(), built); !errors.Is(err, target.ErrUsage) {
 		t.Errorf("pypi resolved to an sdist: %v", err)
 	}
-	if err := sdistScripts(Options{Target: "pypi:x", Scripts: ScriptsSkip}, target.KindPyPI, &target.Package{Python: &target.PyDist{}}); err != nil {
+	if err := sdistScripts(Options{Target: "pypi:x", Scripts: ScriptsSkip}, target.Spec{Kind: target.KindPyPI}.Ecosystem(), &target.Package{Python: &target.PyDist{}}); err != nil {
 		t.Errorf("pypi resolved to a wheel: %v", err)
 	}
-	if err := sdistScripts(Options{Target: "pypi:x", Scripts: ScriptsAuto}, target.KindPyPI, built); err != nil {
+	if err := sdistScripts(Options{Target: "pypi:x", Scripts: ScriptsAuto}, target.Spec{Kind: target.KindPyPI}.Ecosystem(), built); err != nil {
 		t.Errorf("auto: %v", err)
 	}
 }

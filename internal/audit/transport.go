@@ -38,7 +38,7 @@ func httpEndpoint(o Options) (*sandbox.HTTPEndpoint, error) {
 	default:
 		return nil, fmt.Errorf("%w: unknown transport %q (want stdio or http)", target.ErrUsage, o.Transport)
 	}
-	if o.Network == sandbox.NetNone {
+	if o.Sandbox.Network == sandbox.NetNone {
 		return nil, fmt.Errorf("%w: --transport http needs network mode sinkhole or open (the server is reached through the sink)", target.ErrUsage)
 	}
 	ep := &sandbox.HTTPEndpoint{Port: o.HTTPPort, Path: o.HTTPPath}

@@ -17,12 +17,12 @@ func TestHTTPEndpoint(t *testing.T) {
 	}{
 		{o: Options{}, want: nil},
 		{o: Options{Transport: TransportStdio}, want: nil},
-		{o: Options{Transport: TransportHTTP, Network: sandbox.NetSinkhole}, want: &sandbox.HTTPEndpoint{Port: DefaultHTTPPort, Path: DefaultHTTPPath}},
-		{o: Options{Transport: TransportHTTP, Network: sandbox.NetOpen, HTTPPort: 3000, HTTPPath: "/rpc"}, want: &sandbox.HTTPEndpoint{Port: 3000, Path: "/rpc"}},
-		{o: Options{Transport: TransportHTTP, Network: sandbox.NetNone}, bad: true},
-		{o: Options{Transport: TransportHTTP, Network: sandbox.NetSinkhole, HTTPPort: 70000}, bad: true},
-		{o: Options{Transport: TransportHTTP, Network: sandbox.NetSinkhole, HTTPPath: "mcp"}, bad: true},
-		{o: Options{Transport: TransportHTTP, Network: sandbox.NetSinkhole, HTTPPath: "/a b"}, bad: true},
+		{o: Options{Transport: TransportHTTP, Sandbox: SandboxOptions{Network: sandbox.NetSinkhole}}, want: &sandbox.HTTPEndpoint{Port: DefaultHTTPPort, Path: DefaultHTTPPath}},
+		{o: Options{Transport: TransportHTTP, HTTPPort: 3000, HTTPPath: "/rpc", Sandbox: SandboxOptions{Network: sandbox.NetOpen}}, want: &sandbox.HTTPEndpoint{Port: 3000, Path: "/rpc"}},
+		{o: Options{Transport: TransportHTTP, Sandbox: SandboxOptions{Network: sandbox.NetNone}}, bad: true},
+		{o: Options{Transport: TransportHTTP, HTTPPort: 70000, Sandbox: SandboxOptions{Network: sandbox.NetSinkhole}}, bad: true},
+		{o: Options{Transport: TransportHTTP, HTTPPath: "mcp", Sandbox: SandboxOptions{Network: sandbox.NetSinkhole}}, bad: true},
+		{o: Options{Transport: TransportHTTP, HTTPPath: "/a b", Sandbox: SandboxOptions{Network: sandbox.NetSinkhole}}, bad: true},
 		{o: Options{Transport: "grpc"}, bad: true},
 	} {
 		got, err := httpEndpoint(tc.o)

@@ -19,14 +19,17 @@ var reviewFixture = filepath.Join("..", "..", "testdata", "fixtures", "review-se
 
 func reviewRun(t *testing.T, args ...string) *m.Manifest {
 	t.Helper()
-	return run(t, audit.Options{Target: reviewFixture, Args: args, StartupTimeout: 10 * time.Second,
-		Calls: audit.CallsNone, Witness: true, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+	return run(t, audit.Options{Target: reviewFixture, Args: args,
+		Calls: audit.CallsNone, Witness: true, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing:
+
+		// TestReviewWitnessBlindSpots: harm done only when untraced that is not a
+		// canary and not a named host (a raw-IP connection, persistence in the
+		// home directory, a process) is not among the witness's observations, so
+		// the dormant server passes.
+		audit.TimingOptions{StartupTimeout: 10 * time.Second},
+	})
 }
 
-// TestReviewWitnessBlindSpots: harm done only when untraced that is not a
-// canary and not a named host (a raw-IP connection, persistence in the
-// home directory, a process) is not among the witness's observations, so
-// the dormant server passes.
 func TestReviewWitnessBlindSpots(t *testing.T) {
 	t.Parallel()
 	for _, what := range []string{"ip", "bashrc", "exec"} {

@@ -16,8 +16,9 @@ import (
 // on, as check, batch and the scheduled Action do by default.
 func witnessRun(t *testing.T, args ...string) *m.Manifest {
 	t.Helper()
-	return run(t, audit.Options{Target: fixture, Args: args, StartupTimeout: 10 * time.Second,
-		Calls: audit.CallsNone, Witness: true, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+	return run(t, audit.Options{Target: fixture, Args: args,
+		Calls: audit.CallsNone, Witness: true, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 10 * time.Second},
+	})
 }
 
 func logFindings(t *testing.T, fs []policy.Finding) {

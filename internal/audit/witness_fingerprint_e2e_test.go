@@ -18,8 +18,9 @@ func TestFingerprintPaths(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"fp-paths", "fp-none"} {
 		t.Run(mode, func(t *testing.T) {
-			man := run(t, audit.Options{Target: fixture, Args: []string{mode}, StartupTimeout: 10 * time.Second,
-				Calls: audit.CallsNone, Limits: sandbox.Limits{MemoryBytes: 256 << 20}})
+			man := run(t, audit.Options{Target: fixture, Args: []string{mode},
+				Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{Limits: sandbox.Limits{MemoryBytes: 256 << 20}}, Timing: audit.TimingOptions{StartupTimeout: 10 * time.Second},
+			})
 			fs := findings(man)
 			if !hasFinding(fs, policy.KindCanary, policy.Critical, "env:GITHUB_TOKEN") {
 				t.Errorf("the server stayed dormant: no critical canary finding; findings:")

@@ -10,10 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
-
-	"github.com/Masterminds/semver/v3"
 
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -63,21 +60,7 @@ func Versions(dir, ecosystem, name string) ([]string, error) {
 			out = append(out, v)
 		}
 	}
-	if ecosystem == target.KindPyPI {
-		slices.SortFunc(out, target.ComparePyVersions)
-		return out, nil
-	}
-	sort.Slice(out, func(i, j int) bool {
-		a, ea := semver.NewVersion(out[i])
-		b, eb := semver.NewVersion(out[j])
-		switch {
-		case ea == nil && eb == nil:
-			return a.LessThan(b)
-		case ea != nil && eb != nil:
-			return out[i] < out[j]
-		}
-		return ea != nil
-	})
+	slices.SortStableFunc(out, target.EcosystemNamed(ecosystem).CompareVersions)
 	return out, nil
 }
 

@@ -38,7 +38,7 @@ type Options struct {
 	// Progress, when set, gets a line per server.
 	Progress io.Writer
 	// Base carries the command line's audit settings (image, CA files,
-	// a network mode overriding the list's); see ServerOptions.
+	// a network mode overriding the list's); see audit.ForServer.
 	Base audit.Options
 }
 

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -20,39 +21,6 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
-// ServerOptions builds the audit of one version of a configured server.
-// base carries the command line's settings (image, CA files); its Network,
-// when set, overrides the server's mode, which overrides the file's.
-func ServerOptions(cfg *config.Config, s *config.Server, tgt string, base audit.Options) audit.Options {
-	o := base
-	o.Target, o.Bin, o.Args, o.Env, o.CanaryEnv = tgt, s.Bin, s.Args, s.EnvList(), s.CanaryEnv
-	o.Calls, o.Tools, o.ToolArgs = s.Calls, s.Tools, s.ToolArgsJSON
-	o.Transport, o.HTTPPort, o.HTTPPath = s.Transport, s.HTTPPort, s.HTTPPath
-	for _, n := range []string{s.Network, cfg.Network} {
-		if o.Network == "" {
-			o.Network = n
-		}
-	}
-	o.IdleQuiet, o.IdleMin, o.IdleMax = time.Duration(cfg.Idle.Quiet), time.Duration(cfg.Idle.Min), time.Duration(cfg.Idle.Max)
-	if cfg.Idle.Dwell > 0 {
-		o.Dwell = time.Duration(cfg.Idle.Dwell)
-	}
-	o.Deadline = time.Duration(s.Timeout)
-	return o
-}
-
-// ServerPolicy is a configured server's policy: the file's fail_on, the
-// server's, then the flag's, and the server's allow-list.
-func ServerPolicy(cfg *config.Config, s *config.Server, failOnFlag string) policy.Policy {
-	failOn := policy.DefaultFailOn
-	for _, v := range []string{cfg.FailOn, s.FailOn, failOnFlag} {
-		if v != "" {
-			failOn, _ = policy.ParseSeverity(v)
-		}
-	}
-	return policy.Policy{Allow: s.Allow, FailOn: failOn}
-}
-
 // auditOne audits a server and writes its manifest.
 func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Record {
 	rec := Record{Server: s.Name, Target: s.Target}
@@ -60,20 +28,18 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 		rec.Status, rec.Reason = StatusFailed, textsafe.OneLine(err.Error(), 300)
 		return rec
 	}
-	tgt := s.Spec.Path
-	if s.Spec.Kind == target.KindNPM {
-		rng := s.Version
-		if rng == "" {
-			rng = s.Range
-		}
-		v, err := d.Fetcher.ResolveNPM(ctx, target.Spec{Kind: target.KindNPM, Name: s.Spec.Name, Range: rng})
+	tgt, eco := s.Spec.Path, s.Spec.Ecosystem()
+	switch {
+	case eco.VersionKeys:
+		// The configuration's version or range, resolved here so the
+		// record names the version even when its audit fails.
+		v, err := d.Fetcher.ResolveNPM(ctx, target.Spec{Kind: s.Spec.Kind, Name: s.Spec.Name, Range: cmp.Or(s.Version, s.Range)})
 		if err != nil {
 			return fail(err)
 		}
-		tgt = "npm:" + s.Spec.Name + "@" + v.Version
+		tgt = eco.Pin(s.Spec.Name, v.Version)
 		rec.Target = tgt
-	}
-	if s.Spec.Kind == target.KindPyPI {
+	case eco.Registry && !eco.AsShipped:
 		tgt = s.Spec.Raw // resolved against the index by the audit itself
 		rec.Target = tgt
 	}
@@ -82,8 +48,8 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 		return fail(err)
 	}
 	man := res.Manifest
-	if s.Spec.Kind == target.KindPyPI && man.Target.Version != "" {
-		rec.Target = "pypi:" + s.Spec.Name + "@==" + man.Target.Version // what was audited
+	if eco.Registry && !eco.AsShipped && !eco.VersionKeys && man.Target.Version != "" {
+		rec.Target = eco.Pin(s.Spec.Name, man.Target.Version) // what was audited
 	}
 	path, err := baseline.Write(filepath.Join(o.Out, "manifests"), man)
 	if err != nil {
@@ -95,7 +61,7 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 	}
 	rel, _ := filepath.Rel(o.Out, path)
 	sum := sha256.Sum256(data)
-	pol := ServerPolicy(o.List, s, "")
+	pol := o.List.Policy(s, "")
 	fs := policy.Evaluate(man, pol)
 	rec.Status, rec.Outcome = StatusDone, man.Outcome.Status
 	rec.Ecosystem, rec.Name, rec.Version = man.Target.Ecosystem, man.Target.Name, man.Target.Version
@@ -111,15 +77,15 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 
 // auditServer runs the (possibly repeated) audit of one resolved target.
 func auditServer(ctx context.Context, d audit.Deps, o Options, s *config.Server, tgt string) (*audit.Result, error) {
-	opts := ServerOptions(o.List, s, tgt, o.Base)
-	if opts.Deadline == 0 {
-		opts.Deadline = o.ServerTimeout
+	opts := audit.ForServer(o.List, s, tgt, o.Base)
+	if opts.Timing.Deadline == 0 {
+		opts.Timing.Deadline = o.ServerTimeout
 	}
-	if opts.Deadline > 0 {
+	if opts.Timing.Deadline > 0 {
 		// The deadline bounds the sandboxed run; this also bounds the
 		// host-side preparation (download, install, image layer).
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(max(1, o.Runs))*opts.Deadline+2*time.Minute)
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(max(1, o.Runs))*opts.Timing.Deadline+2*time.Minute)
 		defer cancel()
 	}
 	return audit.RunStable(ctx, d, opts, o.Runs)

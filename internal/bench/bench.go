@@ -19,6 +19,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // Options select what to measure.
@@ -98,7 +99,8 @@ func Pin(ctx context.Context, d audit.Deps, server string) (string, error) {
 		return "", err
 	}
 	defer p.Close()
-	return "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version, nil
+	t := p.Manifest.Target
+	return target.EcosystemNamed(t.Ecosystem).Pin(t.Name, t.Version), nil
 }
 
 // TracingOverhead measures the tracer's cost on time-to-initialize,
@@ -134,7 +136,7 @@ func SinkCost(ctx context.Context, w io.Writer, d audit.Deps, pinned string, run
 	for i := 0; i < max(3, runs/2); i++ {
 		for _, mode := range []string{sandbox.NetNone, sandbox.NetSinkhole} {
 			start := time.Now()
-			res, err := audit.Run(ctx, d, audit.Options{Target: pinned, Network: mode, Calls: audit.CallsNone})
+			res, err := audit.Run(ctx, d, audit.Options{Target: pinned, Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{Network: mode}})
 			if err != nil {
 				return err
 			}
@@ -170,7 +172,7 @@ func BatchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) err
 		return err
 	}
 	// Warm the package cache and image so both runs measure audits only.
-	if _, err := audit.Run(ctx, d, audit.Options{Target: o.Fixture, Network: sandbox.NetNone, Calls: audit.CallsNone, IdleMax: time.Second}); err != nil {
+	if _, err := audit.Run(ctx, d, audit.Options{Target: o.Fixture, Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{Network: sandbox.NetNone}, Timing: audit.TimingOptions{IdleMax: time.Second}}); err != nil {
 		return err
 	}
 	jobs := batch.DefaultJobs()
@@ -212,7 +214,7 @@ func BatchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) err
 // initialize response.
 func initLatency(ctx context.Context, d audit.Deps, target string, traced bool) (time.Duration, error) {
 	// No network sink here: this measures the tracer alone.
-	p, err := audit.Prepare(ctx, d, audit.Options{Target: target, Network: sandbox.NetNone})
+	p, err := audit.Prepare(ctx, d, audit.Options{Target: target, Sandbox: audit.SandboxOptions{Network: sandbox.NetNone}})
 	if err != nil {
 		return 0, err
 	}
@@ -274,7 +276,7 @@ func ExerciseCost(ctx context.Context, w io.Writer, d audit.Deps, server string)
 		return err
 	}
 	start := time.Now()
-	res, err := audit.Run(ctx, d, audit.Options{Target: ex, CallTimeout: 5 * time.Second})
+	res, err := audit.Run(ctx, d, audit.Options{Target: ex, Timing: audit.TimingOptions{CallTimeout: 5 * time.Second}})
 	if err != nil {
 		return err
 	}

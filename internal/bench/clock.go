@@ -26,7 +26,7 @@ func clockCost(ctx context.Context, w io.Writer, d audit.Deps, fixture string, r
 	for range runs {
 		for _, rate := range []int{1, audit.DefaultClockRate} {
 			start := time.Now()
-			res, err := audit.Run(ctx, d, audit.Options{Target: fixture, ClockRate: rate})
+			res, err := audit.Run(ctx, d, audit.Options{Target: fixture, Timing: audit.TimingOptions{ClockRate: rate}})
 			if err != nil {
 				return err
 			}

@@ -34,7 +34,7 @@ func StartCost(ctx context.Context, w io.Writer, d audit.Deps, pinned string, ru
 }
 
 func startOnce(ctx context.Context, d audit.Deps, pinned, mode string) (time.Duration, error) {
-	p, err := audit.Prepare(ctx, d, audit.Options{Target: pinned, Network: mode})
+	p, err := audit.Prepare(ctx, d, audit.Options{Target: pinned, Sandbox: audit.SandboxOptions{Network: mode}})
 	if err != nil {
 		return 0, err
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // WitnessCost times full default audits (sinkhole, every tool called) of a
@@ -17,7 +18,8 @@ func WitnessCost(ctx context.Context, w io.Writer, d audit.Deps, server string, 
 	if err != nil {
 		return err
 	}
-	pinned := "npm:" + p.Manifest.Target.Name + "@" + p.Manifest.Target.Version
+	t := p.Manifest.Target
+	pinned := target.EcosystemNamed(t.Ecosystem).Pin(t.Name, t.Version)
 	p.Close()
 	walls := map[bool][]time.Duration{}
 	for range max(3, runs/2) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // candidate is one version to audit.
@@ -19,17 +20,16 @@ type candidate struct {
 // newest matching the range; with NewReleases every version newer than
 // the baseline.
 func (c *checker) candidates(ctx context.Context, s *config.Server, base string) ([]candidate, error) {
-	switch s.Spec.Kind {
-	case target.KindNPM:
-	case target.KindPyPI:
-		return c.pyCandidates(ctx, s, base)
-	case target.KindOCI:
-		return c.ociCandidates(ctx, s), nil
-	default:
+	switch eco := s.Spec.Ecosystem(); {
+	case !eco.Registry:
 		return []candidate{{spec: s.Spec.Path}}, nil
+	case eco.AsShipped:
+		return c.ociCandidates(ctx, s), nil
+	case eco.Python:
+		return c.pyCandidates(ctx, s, base)
 	}
 	if s.Version != "" && !c.opts.NewReleases {
-		return []candidate{npmCandidate(s, s.Version)}, nil
+		return []candidate{pinned(s, s.Version)}, nil
 	}
 	p, err := c.reg.Fetch(ctx, s.Spec.Name)
 	if err != nil {
@@ -42,7 +42,7 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 		}
 		var out []candidate
 		for _, v := range vs {
-			out = append(out, npmCandidate(s, v))
+			out = append(out, pinned(s, v))
 		}
 		return out, nil
 	}
@@ -50,11 +50,12 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 	if err != nil {
 		return nil, err
 	}
-	return []candidate{npmCandidate(s, v.Version)}, nil
+	return []candidate{pinned(s, v.Version)}, nil
 }
 
-func npmCandidate(s *config.Server, version string) candidate {
-	return candidate{spec: "npm:" + s.Spec.Name + "@" + version, version: version}
+// pinned is the candidate of one version of a registry package.
+func pinned(s *config.Server, version string) candidate {
+	return candidate{spec: s.Spec.Ecosystem().Pin(s.Spec.Name, version), version: version}
 }
 
 // pyCandidates is candidates for a pypi: server: the versions come from
@@ -77,19 +78,13 @@ func (c *checker) pyCandidates(ctx context.Context, s *config.Server, base strin
 	}
 	if base == "" {
 		if len(vs) == 0 {
-			return nil, fmt.Errorf("%w: no installable version of %s matches %q", ErrUsage, s.Spec.Name, s.Spec.Range)
+			return nil, fmt.Errorf("%w: no installable version of %s matches %q", verdict.ErrUsage, s.Spec.Name, s.Spec.Range)
 		}
 		vs = vs[len(vs)-1:] // the newest, as the audit itself resolves it
 	}
 	var out []candidate
 	for _, v := range vs {
-		out = append(out, pyCandidate(s, v.String()))
+		out = append(out, pinned(s, v.String()))
 	}
 	return out, nil
-}
-
-// pyCandidate pins one version; the manifest records the version as the
-// distribution's metadata spells it, which for a normalized one is this.
-func pyCandidate(s *config.Server, version string) candidate {
-	return candidate{spec: "pypi:" + s.Spec.Name + "@==" + version, version: version}
 }

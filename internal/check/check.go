@@ -7,26 +7,16 @@ package check
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
-	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/target"
-)
-
-var (
-	// ErrUsage marks a mistake in what the caller asked for (an unknown
-	// server, a bad severity, an unreadable manifest): the message says what
-	// to fix.
-	ErrUsage = errors.New("usage error")
-	// ErrFindings means the check worked and a server fails its policy.
-	ErrFindings = errors.New("findings at or above the failure threshold")
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // Options is what a check does. The CLI's flags and the GitHub Action's
@@ -43,7 +33,7 @@ type Options struct {
 	Runs        int
 	Manifests   string // write candidate manifests here
 	// Base carries the caller's audit settings (image, CA files, and a
-	// network mode overriding the configuration's); see batch.ServerOptions.
+	// network mode overriding the configuration's); see audit.ForServer.
 	Base audit.Options
 }
 
@@ -52,7 +42,7 @@ type Options struct {
 func (o Options) Validate() error {
 	if o.FailOn != "" {
 		if _, err := policy.ParseSeverity(o.FailOn); err != nil {
-			return fmt.Errorf("%w: %w", ErrUsage, err)
+			return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 		}
 	}
 	return nil
@@ -114,7 +104,7 @@ func Run(ctx context.Context, deps audit.Deps, cfg *config.Config, o Options) ([
 
 // Outcome is the result of a check as an error: a runtime error when a
 // server could not be audited (the results are incomplete, so this comes
-// first), ErrFindings when one fails its policy, nil otherwise.
+// first), verdict.ErrFindings when one fails its policy, nil otherwise.
 func Outcome(reports []report.DiffReport) error {
 	var failed, broken int
 	for _, r := range reports {
@@ -129,7 +119,7 @@ func Outcome(reports []report.DiffReport) error {
 		return fmt.Errorf("%w: %d server(s) could not be audited", audit.ErrRuntime, broken)
 	}
 	if failed > 0 {
-		return ErrFindings
+		return verdict.ErrFindings
 	}
 	return nil
 }
@@ -142,7 +132,7 @@ func (c *checker) selected(names []string) ([]*config.Server, error) {
 	for _, n := range names {
 		s := c.cfg.Server(n)
 		if s == nil {
-			return nil, fmt.Errorf("%w: no server %q in %s", ErrUsage, n, c.cfg.Path)
+			return nil, fmt.Errorf("%w: no server %q in %s", verdict.ErrUsage, n, c.cfg.Path)
 		}
 		out = append(out, s)
 	}
@@ -150,11 +140,11 @@ func (c *checker) selected(names []string) ([]*config.Server, error) {
 }
 
 func (c *checker) policy(s *config.Server) policy.Policy {
-	return batch.ServerPolicy(c.cfg, s, c.opts.FailOn)
+	return c.cfg.Policy(s, c.opts.FailOn)
 }
 
 func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {
-	return batch.ServerOptions(c.cfg, s, tgt, c.opts.Base)
+	return audit.ForServer(c.cfg, s, tgt, c.opts.Base)
 }
 
 // accept is the command that records a version as the server's baseline,

@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // fakeRegistry publishes fixed versions of every package.
@@ -122,7 +123,7 @@ func TestAccept(t *testing.T) {
 func TestRunRejectsUnknownServerAndSeverity(t *testing.T) {
 	cfg := loadConfig(t, servers)
 	for _, o := range []Options{{Servers: []string{"nope"}}, {FailOn: "sometimes"}} {
-		if _, err := Run(context.Background(), audit.Deps{}, cfg, o); !errors.Is(err, ErrUsage) {
+		if _, err := Run(context.Background(), audit.Deps{}, cfg, o); !errors.Is(err, verdict.ErrUsage) {
 			t.Errorf("%+v: %v, want a usage error", o, err)
 		}
 	}
@@ -138,7 +139,7 @@ func TestOutcome(t *testing.T) {
 	}{
 		{nil, nil},
 		{[]report.DiffReport{pass}, nil},
-		{[]report.DiffReport{pass, fail}, ErrFindings},
+		{[]report.DiffReport{pass, fail}, verdict.ErrFindings},
 		// A server that could not be audited outranks findings: the
 		// results are incomplete.
 		{[]report.DiffReport{fail, broken}, audit.ErrRuntime},
@@ -202,7 +203,7 @@ func TestRecordManifests(t *testing.T) {
 	if v, _ := baseline.Newest(cfg.BaselineDir(), "npm", "pinned"); v != "1.0.0" {
 		t.Errorf("newest baseline %q, want 1.0.0", v)
 	}
-	if _, err := RecordManifests(cfg, []string{f + ".missing"}, ""); !errors.Is(err, ErrUsage) {
+	if _, err := RecordManifests(cfg, []string{f + ".missing"}, ""); !errors.Is(err, verdict.ErrUsage) {
 		t.Errorf("missing file: %v, want a usage error", err)
 	}
 }
@@ -219,7 +220,7 @@ func TestRecordManifestRefusesHarm(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "pinned.json")
 	os.WriteFile(f, data, 0o644)
 	written, err := RecordManifests(cfg, []string{f}, "")
-	if !errors.Is(err, ErrFindings) || len(written) != 0 || !strings.Contains(err.Error(), "~/.aws/credentials") {
+	if !errors.Is(err, verdict.ErrFindings) || len(written) != 0 || !strings.Contains(err.Error(), "~/.aws/credentials") {
 		t.Fatalf("want a refusal naming the canary, got %v %v", written, err)
 	}
 	if v, _ := baseline.Newest(cfg.BaselineDir(), "npm", "pinned"); v == "1.1.0" {

@@ -10,7 +10,6 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
-	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -105,14 +104,4 @@ func Suggestion(man *m.Manifest, pol policy.Policy, fs []policy.Finding) *policy
 
 // baselineKey is where a server's baselines live: its ecosystem and the
 // name the manifest records (PEP 503's normalized name for pypi).
-func baselineKey(s *config.Server) (eco, name string) {
-	switch s.Spec.Kind {
-	case target.KindNPM:
-		return "npm", s.Spec.Name
-	case target.KindPyPI:
-		return target.KindPyPI, target.NormalizePyName(s.Spec.Name)
-	case target.KindOCI:
-		return m.EcosystemOCI, s.Spec.Name
-	}
-	return "local", s.Spec.Name
-}
+func baselineKey(s *config.Server) (eco, name string) { return s.Spec.BaselineKey() }

@@ -7,7 +7,6 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // Release is a published version newer than a server's baseline.
@@ -31,7 +30,8 @@ func Discover(ctx context.Context, reg Registry, py PyIndex, cfg *config.Config,
 	}
 	var out []Release
 	for _, s := range selected {
-		if s.Spec.Kind == target.KindOCI {
+		eco := s.Spec.Ecosystem()
+		if eco.AsShipped {
 			rels, err := c.discoverImage(ctx, s)
 			if err != nil {
 				return out, err
@@ -39,11 +39,11 @@ func Discover(ctx context.Context, reg Registry, py PyIndex, cfg *config.Config,
 			out = append(out, rels...)
 			continue
 		}
-		if s.Spec.Kind != target.KindNPM && s.Spec.Kind != target.KindPyPI {
+		if !eco.Registry {
 			continue
 		}
-		eco, name := baselineKey(s)
-		base, err := baseline.Newest(cfg.BaselineDir(), eco, name)
+		ecoName, name := baselineKey(s)
+		base, err := baseline.Newest(cfg.BaselineDir(), ecoName, name)
 		if err != nil {
 			return out, err
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
@@ -50,14 +49,15 @@ func (c *checker) ociCandidates(ctx context.Context, s *config.Server) []candida
 		return out
 	}
 	for _, t := range c.newerImageTags(ctx, s) {
-		out = append(out, candidate{spec: "oci:" + s.Spec.Name + ":" + t})
+		out = append(out, candidate{spec: s.Spec.Ecosystem().Pin(s.Spec.Name, t)})
 	}
 	return out
 }
 
 // discoverImage lists an OCI server's newer version tags as releases.
 func (c *checker) discoverImage(ctx context.Context, s *config.Server) ([]Release, error) {
-	base, err := baseline.Newest(c.cfg.BaselineDir(), m.EcosystemOCI, s.Spec.Name)
+	eco, name := s.Spec.BaselineKey()
+	base, err := baseline.Newest(c.cfg.BaselineDir(), eco, name)
 	if err != nil {
 		return nil, err
 	}

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // HarmfulFor returns a manifest's findings that are harmful in themselves
@@ -19,7 +19,7 @@ import (
 func HarmfulFor(cfg *config.Config, man *m.Manifest) []policy.Finding {
 	pol := policy.Policy{FailOn: policy.DefaultFailOn}
 	if s := cfg.ServerForPackage(man.Target.Name); s != nil {
-		pol = batch.ServerPolicy(cfg, s, "")
+		pol = cfg.Policy(s, "")
 	}
 	return policy.HarmfulOnes(policy.Evaluate(man, pol))
 }
@@ -39,7 +39,7 @@ func guardBaseline(man *m.Manifest, harmful []policy.Finding, acceptRisk string,
 	lines = slices.Compact(lines)
 	if strings.TrimSpace(acceptRisk) == "" {
 		return fmt.Errorf("%w: %s %s is not recorded as a baseline: it shows %d finding(s) that are harmful in themselves, which a baseline cannot make pass:\n  %s\nIf a reviewer has judged this behavior acceptable, record it as a known risk with --accept-risk \"REASON\"; every check will still fail on it and show the reason",
-			ErrFindings, textsafe.Line(man.Target.Name, 200), textsafe.Line(man.Target.Version, 100), len(lines), strings.Join(lines, "\n  "))
+			verdict.ErrFindings, textsafe.Line(man.Target.Name, 200), textsafe.Line(man.Target.Version, 100), len(lines), strings.Join(lines, "\n  "))
 	}
 	man.AcceptedRisk = &m.AcceptedRisk{Reason: textsafe.Line(acceptRisk, 1000), At: now.UTC().Format(time.RFC3339), Findings: lines}
 	return nil

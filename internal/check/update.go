@@ -11,7 +11,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
-	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // UpdateOptions is what `baseline update` records.
@@ -37,16 +37,14 @@ func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o
 		return nil, err
 	}
 	if o.Version != "" && len(selected) != 1 {
-		return nil, fmt.Errorf("%w: --version needs exactly one --server", ErrUsage)
+		return nil, fmt.Errorf("%w: --version needs exactly one --server", verdict.ErrUsage)
 	}
 	var written []string
 	for _, s := range selected {
 		tgt := ""
 		switch {
-		case o.Version != "" && s.Spec.Kind == target.KindNPM:
-			tgt = npmCandidate(s, o.Version).spec
-		case o.Version != "" && s.Spec.Kind == target.KindPyPI:
-			tgt = pyCandidate(s, o.Version).spec
+		case o.Version != "" && s.Spec.Ecosystem().Registry:
+			tgt = pinned(s, o.Version).spec
 		default:
 			cands, err := c.candidates(ctx, s, "")
 			if err != nil {
@@ -78,11 +76,11 @@ func RecordManifests(cfg *config.Config, files []string, acceptRisk string) ([]s
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
-			return written, fmt.Errorf("%w: %w", ErrUsage, err)
+			return written, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 		}
 		man, err := m.Decode(data)
 		if err != nil {
-			return written, fmt.Errorf("%w: %s: %v", ErrUsage, f, err)
+			return written, fmt.Errorf("%w: %s: %v", verdict.ErrUsage, f, err)
 		}
 		if err := guardBaseline(man, HarmfulFor(cfg, man), acceptRisk, time.Now()); err != nil {
 			return written, err

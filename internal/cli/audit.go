@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // auditFlags holds the audit command's flags; audit.Options is filled
@@ -60,11 +61,11 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) != 1 {
 		fs.Usage()
-		return fmt.Errorf("%w: audit takes exactly one TARGET, got %d", ErrUsage, len(pos))
+		return fmt.Errorf("%w: audit takes exactly one TARGET, got %d", verdict.ErrUsage, len(pos))
 	}
 	failOn, err := policy.ParseSeverity(f.failOn)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	opts, err := f.options(env, pos[0], pass)
 	if err != nil {
@@ -116,7 +117,7 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	if policy.Failed(findings, failOn) {
-		return ErrFindings
+		return verdict.ErrFindings
 	}
 	return nil
 }
@@ -131,7 +132,7 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Var(&f.env, "env", "extra environment variable NAME=VALUE for the server (repeatable)")
 	fs.Var(&f.canaryEnv, "canary-env", "environment variable the server needs, filled with a canary (repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above: info, low, medium, high, critical, none")
-	fs.StringVar(&f.network, "network", "sinkhole", "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
+	fs.StringVar(&f.network, "network", audit.DefaultNetwork, "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
 	fs.StringVar(&f.transport, "transport", audit.TransportStdio, "how the server speaks MCP: stdio, or http (Streamable HTTP, reached through the sink)")
 	fs.IntVar(&f.httpPort, "http-port", audit.DefaultHTTPPort, "with --transport http: the port the server listens on inside the sandbox")
 	fs.StringVar(&f.httpPath, "http-path", audit.DefaultHTTPPath, "with --transport http: the MCP endpoint's path")
@@ -139,18 +140,18 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.StringVar(&f.calls, "calls", audit.CallsAll, "exercise the server: all (every tool, prompt and resource) or none")
 	fs.Var(&f.tools, "tool", "call only this tool (repeatable)")
 	fs.Var(&f.toolArgs, "tool-args", "arguments for one tool instead of synthesized ones: NAME=JSON (repeatable)")
-	fs.DurationVar(&f.callTimeout, "call-timeout", 10*time.Second, "timeout per call")
-	fs.DurationVar(&f.callBudget, "call-budget", 5*time.Minute, "time for all calls together; the rest are skipped")
+	fs.DurationVar(&f.callTimeout, "call-timeout", audit.DefaultCallTimeout, "timeout per call")
+	fs.DurationVar(&f.callBudget, "call-budget", audit.DefaultCallBudget, "time for all calls together; the rest are skipped")
 	fs.StringVar(&f.scripts, "scripts", audit.ScriptsAuto, "install scripts: auto (run them in the sandbox, phase install) or skip")
-	fs.DurationVar(&f.installTimeout, "install-timeout", 5*time.Minute, "timeout for the install phase")
+	fs.DurationVar(&f.installTimeout, "install-timeout", audit.DefaultInstallTimeout, "timeout for the install phase")
 	fs.StringVar(&f.upstream, "upstream-dns", "", "open mode: resolver to forward DNS to, HOST:PORT (default: the engine's)")
 	fs.Var(&f.responses, "http-response", "canned sinkhole answer HOST=STATUS[:BODYFILE] (repeatable; HOST * is the default)")
-	fs.DurationVar(&f.startupTimeout, "startup-timeout", 30*time.Second, "how long initialize may take")
-	fs.DurationVar(&f.idleQuiet, "idle-quiet", 2*time.Second, "idle ends after this long without traced activity")
-	fs.DurationVar(&f.idleMin, "idle-min", 1*time.Second, "minimum idle observation")
-	fs.DurationVar(&f.idleMax, "idle-max", 20*time.Second, "maximum idle observation")
+	fs.DurationVar(&f.startupTimeout, "startup-timeout", audit.DefaultStartupTimeout, "how long initialize may take")
+	fs.DurationVar(&f.idleQuiet, "idle-quiet", audit.DefaultIdleQuiet, "idle ends after this long without traced activity")
+	fs.DurationVar(&f.idleMin, "idle-min", audit.DefaultIdleMin, "minimum idle observation")
+	fs.DurationVar(&f.idleMax, "idle-max", audit.DefaultIdleMax, "maximum idle observation")
 	fs.DurationVar(&f.dwell, "dwell", 0, "observe idle for at least this long in real time (batch: "+audit.DefaultDwell.String()+")")
-	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "hard limit for the whole sandbox run")
+	fs.DurationVar(&f.timeout, "timeout", audit.DefaultDeadline, "hard limit for the whole sandbox run")
 	fs.Int64Var(&f.memory, "memory", 2048, "memory limit in MiB")
 	fs.Int64Var(&f.pids, "pids", 512, "process limit")
 	fs.StringVar(&f.keepTrace, "keep-trace", "", "save the raw strace output to this file")
@@ -166,11 +167,11 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		}
 	}
 	if f.format != report.FormatText && (f.out == "" || f.out == "-") {
-		return audit.Options{}, fmt.Errorf("%w: --format %s prints the findings on stdout, so the manifest needs -o FILE", ErrUsage, f.format)
+		return audit.Options{}, fmt.Errorf("%w: --format %s prints the findings on stdout, so the manifest needs -o FILE", verdict.ErrUsage, f.format)
 	}
 	for _, e := range f.env {
 		if k, _, ok := strings.Cut(e, "="); !ok || k == "" {
-			return audit.Options{}, fmt.Errorf("%w: --env wants NAME=VALUE, got %q", ErrUsage, e)
+			return audit.Options{}, fmt.Errorf("%w: --env wants NAME=VALUE, got %q", verdict.ErrUsage, e)
 		}
 	}
 	responses, err := parseResponses(f.responses)
@@ -182,21 +183,22 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		return audit.Options{}, err
 	}
 	if f.calls != audit.CallsAll && f.calls != audit.CallsNone {
-		return audit.Options{}, fmt.Errorf("%w: --calls wants all or none", ErrUsage)
+		return audit.Options{}, fmt.Errorf("%w: --calls wants all or none", verdict.ErrUsage)
 	}
 	if f.scripts != audit.ScriptsAuto && f.scripts != audit.ScriptsSkip {
-		return audit.Options{}, fmt.Errorf("%w: --scripts wants auto or skip", ErrUsage)
+		return audit.Options{}, fmt.Errorf("%w: --scripts wants auto or skip", verdict.ErrUsage)
 	}
 	opts := audit.Options{
-		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, CallTimeout: f.callTimeout, CallBudget: f.callBudget,
-		Scripts: f.scripts, InstallTimeout: f.installTimeout,
-		Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream, AnswerReserved: answerReserved(env), AllCanaries: allCanaries(env),
-		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv,
-		Image: f.image, ImageFlavor: f.flavor, Network: f.network,
-		StartupTimeout: f.startupTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
-		Deadline: f.timeout, KeepTrace: f.keepTrace, Witness: f.witness, ClientInfo: f.clientInfo, Dwell: f.dwell, ClockRate: f.clockRate,
-		Transport: f.transport, HTTPPort: f.httpPort, HTTPPath: f.httpPath,
-		Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids},
+		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv, AllCanaries: allCanaries(env),
+		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, Scripts: f.scripts,
+		Transport: f.transport, HTTPPort: f.httpPort, HTTPPath: f.httpPath, ClientInfo: f.clientInfo,
+		Witness: f.witness,
+		Sandbox: audit.SandboxOptions{Image: f.image, ImageFlavor: f.flavor, Network: f.network,
+			Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream, AnswerReserved: answerReserved(env),
+			Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids}, KeepTrace: f.keepTrace},
+		Timing: audit.TimingOptions{StartupTimeout: f.startupTimeout, CallTimeout: f.callTimeout, CallBudget: f.callBudget,
+			InstallTimeout: f.installTimeout, IdleQuiet: f.idleQuiet, IdleMin: f.idleMin, IdleMax: f.idleMax,
+			Deadline: f.timeout, Dwell: f.dwell, ClockRate: f.clockRate},
 	}
 	if f.cmd != "" {
 		if opts.Command, err = splitCommand(f.cmd); err != nil {

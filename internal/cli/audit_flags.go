@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // The audit command's flags that carry small languages of their own.
@@ -48,7 +49,7 @@ func splitCommand(s string) ([]string, error) {
 		}
 	}
 	if quote != 0 {
-		return nil, fmt.Errorf("%w: unterminated quote in command %q", ErrUsage, s)
+		return nil, fmt.Errorf("%w: unterminated quote in command %q", verdict.ErrUsage, s)
 	}
 	if inWord {
 		out = append(out, cur.String())
@@ -62,7 +63,7 @@ func parseToolArgs(specs []string) (map[string]json.RawMessage, error) {
 	for _, s := range specs {
 		name, js, ok := strings.Cut(s, "=")
 		if !ok || name == "" || !json.Valid([]byte(js)) || !strings.HasPrefix(strings.TrimSpace(js), "{") {
-			return nil, fmt.Errorf("%w: --tool-args wants NAME={json object}, got %q", ErrUsage, s)
+			return nil, fmt.Errorf("%w: --tool-args wants NAME={json object}, got %q", verdict.ErrUsage, s)
 		}
 		out[name] = json.RawMessage(js)
 	}
@@ -75,18 +76,18 @@ func parseResponses(specs []string) (map[string]sinklog.Response, error) {
 	for _, s := range specs {
 		host, rest, ok := strings.Cut(s, "=")
 		if !ok || host == "" {
-			return nil, fmt.Errorf("%w: --http-response wants HOST=STATUS[:BODYFILE], got %q", ErrUsage, s)
+			return nil, fmt.Errorf("%w: --http-response wants HOST=STATUS[:BODYFILE], got %q", verdict.ErrUsage, s)
 		}
 		status, file, _ := strings.Cut(rest, ":")
 		code, err := strconv.Atoi(status)
 		if err != nil || code < 100 || code > 599 {
-			return nil, fmt.Errorf("%w: --http-response: bad status %q", ErrUsage, status)
+			return nil, fmt.Errorf("%w: --http-response: bad status %q", verdict.ErrUsage, status)
 		}
 		r := sinklog.Response{Status: code, ContentType: "application/json", Body: "{}"}
 		if file != "" {
 			b, err := os.ReadFile(file)
 			if err != nil {
-				return nil, fmt.Errorf("%w: --http-response: %v", ErrUsage, err)
+				return nil, fmt.Errorf("%w: --http-response: %v", verdict.ErrUsage, err)
 			}
 			r.Body = string(b)
 			if !json.Valid(b) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runBaseline(ctx context.Context, env *Env, args []string) error {
@@ -14,7 +15,7 @@ func runBaseline(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(args) == 0 || args[0] != "update" {
-		return fmt.Errorf("%w: usage: mcp-audit baseline update [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit baseline update [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]", verdict.ErrUsage)
 	}
 	fs := newFlagSet(env, "baseline update")
 	var o check.UpdateOptions
@@ -44,7 +45,7 @@ func runBaseline(ctx context.Context, env *Env, args []string) error {
 	for _, p := range written {
 		fmt.Fprintln(env.Stdout, rel(p))
 	}
-	if errors.Is(err, check.ErrFindings) {
+	if errors.Is(err, verdict.ErrFindings) {
 		// A refusal is the command's answer, not a report: say why here
 		// (exit codes print nothing for findings).
 		printErr(env.Stderr, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runBatch(ctx context.Context, env *Env, args []string) error {
@@ -30,28 +31,28 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if *list == "" {
-		return fmt.Errorf("%w: batch needs --list FILE", ErrUsage)
+		return fmt.Errorf("%w: batch needs --list FILE", verdict.ErrUsage)
 	}
 	switch {
 	case *jobs < 1:
-		return fmt.Errorf("%w: --jobs must be at least 1", ErrUsage)
+		return fmt.Errorf("%w: --jobs must be at least 1", verdict.ErrUsage)
 	case *timeout <= 0:
-		return fmt.Errorf("%w: --timeout must be positive", ErrUsage)
+		return fmt.Errorf("%w: --timeout must be positive", verdict.ErrUsage)
 	case *runs < 1:
-		return fmt.Errorf("%w: --runs must be at least 1", ErrUsage)
+		return fmt.Errorf("%w: --runs must be at least 1", verdict.ErrUsage)
 	case common.clockRate < 1:
-		return fmt.Errorf("%w: --clock-rate must be at least 1", ErrUsage)
+		return fmt.Errorf("%w: --clock-rate must be at least 1", verdict.ErrUsage)
 	}
 	if *jobs > defaultJobs {
 		fmt.Fprintf(env.Stderr, "batch: note: --jobs %d exceeds what this machine's cores and memory suggest (%d)\n", *jobs, defaultJobs)
 	}
 	k, n, err := batch.ParseShard(*shard)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	cfg, err := config.Load(*list)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	deps, closeEngine, err := common.deps(ctx, env)
 	if err != nil {
@@ -61,7 +62,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	pr := newProgress(env, common.quiet)
 	defer pr.done()
 	base := common.base(env, *network)
-	base.Dwell = *dwell
+	base.Timing.Dwell = *dwell
 	opts := batch.Options{
 		List: cfg, Out: *out, Jobs: *jobs, ShardK: k, ShardN: n, ServerTimeout: *timeout, RetryFailed: *retry, Runs: *runs,
 		Base: base,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
@@ -24,7 +25,7 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	fs.StringVar(&o.FailOn, "fail-on", "", "override the configuration's fail_on")
 	fs.IntVar(&o.Runs, "runs", 1, "audit each version N times and keep only behavior seen every time")
 	fs.StringVar(&o.Manifests, "manifests", "", "also write each audited manifest under this directory")
-	fs.StringVar(&o.Base.Network, "network", "", "override the configuration's network mode")
+	fs.StringVar(&o.Base.Sandbox.Network, "network", "", "override the configuration's network mode")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -63,8 +64,8 @@ func runChecks(ctx context.Context, env *Env, common commonFlags, cfg *config.Co
 // keeping what the caller decided: its network mode, and the witness run
 // and the longer dwell the Action's scheduled runs ask for.
 func withCommon(env *Env, common commonFlags, o audit.Options) audit.Options {
-	b := common.base(env, o.Network)
+	b := common.base(env, o.Sandbox.Network)
 	b.Witness = b.Witness || o.Witness
-	b.Dwell = max(b.Dwell, o.Dwell)
+	b.Timing.Dwell = max(b.Timing.Dwell, o.Timing.Dwell)
 	return b
 }

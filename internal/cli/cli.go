@@ -11,10 +11,11 @@ import (
 	"os"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
-	"github.com/mcp-audit/mcp-audit/internal/check"
+	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // Exit statuses.
@@ -24,14 +25,6 @@ const (
 	ExitUsage       = 2   // bad flags, arguments, config or target
 	ExitRuntime     = 3   // the tool could not do its job (Docker unreachable, …)
 	ExitInterrupted = 130 // Ctrl-C
-)
-
-// Sentinel errors commands return.
-var (
-	// ErrUsage is a user error: the message says what to fix.
-	ErrUsage = errors.New("usage error")
-	// ErrFindings means the run worked and found policy violations.
-	ErrFindings = errors.New("findings at or above the failure threshold")
 )
 
 // Env is the process environment a command sees.
@@ -109,14 +102,14 @@ func exitCode(err error, stderr io.Writer, ctx context.Context) int {
 	switch {
 	case err == nil:
 		return ExitOK
-	case errors.Is(err, ErrFindings), errors.Is(err, check.ErrFindings):
+	case errors.Is(err, verdict.ErrFindings):
 		return ExitFindings
 	case errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())):
 		fmt.Fprintln(stderr, "mcp-audit: interrupted; sandbox containers were removed")
 		return ExitInterrupted
-	case errors.Is(err, ErrUsage), errors.Is(err, check.ErrUsage), errors.Is(err, target.ErrUsage):
+	case errors.Is(err, verdict.ErrUsage), errors.Is(err, target.ErrUsage), errors.Is(err, config.ErrInvalid):
 		printErr(stderr, err)
 		return ExitUsage
 	case errors.Is(err, sandbox.ErrDockerUnavailable), errors.Is(err, audit.ErrRuntime):

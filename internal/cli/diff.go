@@ -10,6 +10,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runDiff(ctx context.Context, env *Env, args []string) error {
@@ -25,11 +26,11 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) != 2 {
 		fs.Usage()
-		return fmt.Errorf("%w: diff takes two manifests, OLD and NEW", ErrUsage)
+		return fmt.Errorf("%w: diff takes two manifests, OLD and NEW", verdict.ErrUsage)
 	}
 	sev, err := policy.ParseSeverity(*failOn)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	pol := policy.Policy{FailOn: sev}
 	var cfg *config.Config
@@ -39,7 +40,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 		}
 		s := cfg.Server(*server)
 		if s == nil {
-			return fmt.Errorf("%w: --config needs --server naming one of its servers", ErrUsage)
+			return fmt.Errorf("%w: --config needs --server naming one of its servers", verdict.ErrUsage)
 		}
 		pol.Allow = s.Allow
 	}
@@ -58,11 +59,11 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 func readManifest(f string) (*m.Manifest, error) {
 	data, err := os.ReadFile(f)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	man, err := m.Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", ErrUsage, f, err)
+		return nil, fmt.Errorf("%w: %s: %v", verdict.ErrUsage, f, err)
 	}
 	return man, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/export"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runExport(ctx context.Context, env *Env, args []string) error {
@@ -15,7 +16,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return fmt.Errorf("%w: usage: mcp-audit export [--format toolhive|docker] MANIFEST", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit export [--format toolhive|docker] MANIFEST", verdict.ErrUsage)
 	}
 	man, err := readManifest(pos[0])
 	if err != nil {
@@ -31,7 +32,7 @@ func runExport(ctx context.Context, env *Env, args []string) error {
 	case "docker":
 		env.Stdout.Write(export.DockerAllowHosts(man))
 	default:
-		return fmt.Errorf("%w: unknown format %q", ErrUsage, *format)
+		return fmt.Errorf("%w: unknown format %q", verdict.ErrUsage, *format)
 	}
 	return nil
 }

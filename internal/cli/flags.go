@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -55,7 +56,7 @@ func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
 	cfg.CAFiles = append(cfg.CAFiles, c.caFiles...)
 	reg, err := target.NewRegistry(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	cache := c.cacheDir
 	if cache == "" {
@@ -85,15 +86,19 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // base is the audit settings the command line gives every audit of a
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
-	return audit.Options{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
-		Witness: c.witness, ClientInfo: c.clientInfo, ClockRate: c.clockRate, AnswerReserved: answerReserved(env),
-		AllCanaries: allCanaries(env)}
+	return audit.Options{
+		Witness: c.witness, ClientInfo: c.clientInfo,
+		AllCanaries: allCanaries(env), Sandbox:
+
+		// EnvAnswerReserved names reserved top-level domains (comma-separated,
+		// e.g. "example,test") the sinkhole answers although a real resolver
+		// would not. Test harnesses set it for fixtures that use those names;
+		// unset, *.example and *.test get NXDOMAIN like on a user's machine.
+		audit.SandboxOptions{Network: network, Image: c.image, ImageFlavor: c.flavor, TrustFiles: trustFiles(env, c.caFiles),
+			AnswerReserved: answerReserved(env)}, Timing: audit.TimingOptions{ClockRate: c.clockRate},
+	}
 }
 
-// EnvAnswerReserved names reserved top-level domains (comma-separated,
-// e.g. "example,test") the sinkhole answers although a real resolver
-// would not. Test harnesses set it for fixtures that use those names;
-// unset, *.example and *.test get NXDOMAIN like on a user's machine.
 const EnvAnswerReserved = "MCP_AUDIT_ANSWER_RESERVED"
 
 // EnvAllCanaries, set to 1, plants every provider canary variable instead
@@ -142,7 +147,7 @@ func newLogger(env *Env, verbose bool) *slog.Logger {
 func loadConfig(path string) (*config.Config, error) {
 	cfg, err := config.Load(findConfig(path))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+		return nil, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	return cfg, nil
 }
@@ -153,7 +158,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usageError(err)
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+		return fmt.Errorf("%w: unexpected argument %q", verdict.ErrUsage, fs.Arg(0))
 	}
 	return nil
 }
@@ -165,7 +170,7 @@ func usageError(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	return fmt.Errorf("%w: %s", ErrUsage, strings.Replace(err.Error(), " flag -", " flag --", 1))
+	return fmt.Errorf("%w: %s", verdict.ErrUsage, strings.Replace(err.Error(), " flag -", " flag --", 1))
 }
 
 // parseInterleaved parses flags that may come before or after positional

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
-	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func TestSplitCommand(t *testing.T) {
@@ -31,7 +31,7 @@ func TestSplitCommand(t *testing.T) {
 	} {
 		got, err := splitCommand(in)
 		if want == nil && in != "" {
-			if !errors.Is(err, ErrUsage) {
+			if !errors.Is(err, verdict.ErrUsage) {
 				t.Errorf("splitCommand(%q) = %q, %v; want a usage error", in, got, err)
 			}
 			continue
@@ -48,7 +48,7 @@ func TestParseToolArgs(t *testing.T) {
 		t.Errorf("parseToolArgs = %q, %v", got, err)
 	}
 	for _, bad := range []string{`echo`, `={}`, `echo=[1]`, `echo={`} {
-		if _, err := parseToolArgs([]string{bad}); !errors.Is(err, ErrUsage) {
+		if _, err := parseToolArgs([]string{bad}); !errors.Is(err, verdict.ErrUsage) {
 			t.Errorf("parseToolArgs(%q): %v, want a usage error", bad, err)
 		}
 	}
@@ -60,7 +60,7 @@ func TestParseResponses(t *testing.T) {
 		t.Errorf("parseResponses = %+v, %v", got, err)
 	}
 	for _, bad := range []string{"api.example", "=200", "api.example=abc", "api.example=99", "api.example=200:/no/such/file"} {
-		if _, err := parseResponses([]string{bad}); !errors.Is(err, ErrUsage) {
+		if _, err := parseResponses([]string{bad}); !errors.Is(err, verdict.ErrUsage) {
 			t.Errorf("parseResponses(%q): %v, want a usage error", bad, err)
 		}
 	}
@@ -91,10 +91,10 @@ func TestExitCode(t *testing.T) {
 	}{
 		{context.Background(), nil, ExitOK},
 		{context.Background(), flag.ErrHelp, ExitOK},
-		{context.Background(), ErrFindings, ExitFindings},
-		{context.Background(), check.ErrFindings, ExitFindings},
-		{context.Background(), fmt.Errorf("%w: bad flag", ErrUsage), ExitUsage},
-		{context.Background(), fmt.Errorf("%w: no server", check.ErrUsage), ExitUsage},
+		{context.Background(), verdict.ErrFindings, ExitFindings},
+		{context.Background(), verdict.ErrFindings, ExitFindings},
+		{context.Background(), fmt.Errorf("%w: bad flag", verdict.ErrUsage), ExitUsage},
+		{context.Background(), fmt.Errorf("%w: no server", verdict.ErrUsage), ExitUsage},
 		{context.Background(), fmt.Errorf("%w: npm:", target.ErrUsage), ExitUsage},
 		{context.Background(), fmt.Errorf("%w: 1 server", audit.ErrRuntime), ExitRuntime},
 		{context.Background(), errors.New("anything else"), ExitRuntime},
@@ -111,9 +111,9 @@ func TestExitCode(t *testing.T) {
 // and, on schedule, a longer dwell; the common flags must not drop them.
 func TestWithCommonKeepsActionOptions(t *testing.T) {
 	env := &Env{Getenv: func(string) string { return "" }}
-	got := withCommon(env, commonFlags{}, audit.Options{Network: "open", Witness: true, Dwell: 30 * time.Second})
-	if !got.Witness || got.Dwell != 30*time.Second || got.Network != "open" {
-		t.Errorf("witness %v, dwell %v, network %q: the caller's options were dropped", got.Witness, got.Dwell, got.Network)
+	got := withCommon(env, commonFlags{}, audit.Options{Witness: true, Sandbox: audit.SandboxOptions{Network: "open"}, Timing: audit.TimingOptions{Dwell: 30 * time.Second}})
+	if !got.Witness || got.Timing.Dwell != 30*time.Second || got.Sandbox.Network != "open" {
+		t.Errorf("witness %v, dwell %v, network %q: the caller's options were dropped", got.Witness, got.Timing.Dwell, got.Sandbox.Network)
 	}
 	if got := withCommon(env, commonFlags{witness: true}, audit.Options{}); !got.Witness {
 		t.Error("--witness (default on) was dropped")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // helps are each command's usage line, what it does when the line does
@@ -100,7 +101,7 @@ func findConfig(path string) string {
 // positive checks a numeric flag that must be above zero.
 func positive(name string, v int64) error {
 	if v <= 0 {
-		return fmt.Errorf("%w: --%s must be a positive number, got %d", ErrUsage, name, v)
+		return fmt.Errorf("%w: --%s must be a positive number, got %d", verdict.ErrUsage, name, v)
 	}
 	return nil
 }

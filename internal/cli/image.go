@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runImage(ctx context.Context, env *Env, args []string) error {
@@ -12,7 +13,7 @@ func runImage(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(args) == 0 || (args[0] != "build" && args[0] != "status") {
-		return fmt.Errorf("%w: usage: mcp-audit image build [--flavor auto|dockerfile|offline] | image status", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit image build [--flavor auto|dockerfile|offline] | image status", verdict.ErrUsage)
 	}
 	fs := newFlagSet(env, "image")
 	ref := fs.String("image", sandbox.DefaultImage, "image tag")

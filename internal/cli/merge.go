@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/mcp-audit/mcp-audit/internal/batch"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runMerge(ctx context.Context, env *Env, args []string) error {
@@ -16,11 +17,11 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR…", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR…", verdict.ErrUsage)
 	}
 	for _, d := range pos {
 		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("%w: %w", ErrUsage, err)
+			return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 		}
 	}
 	if err := batch.Merge(*out, pos); err != nil {

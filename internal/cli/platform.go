@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"runtime"
+
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // sandboxCommands run servers in the Docker sandbox (or are its network
@@ -19,7 +21,7 @@ func linuxOnly(goos, name string) error {
 	if goos == "linux" || !sandboxCommands[name] {
 		return nil
 	}
-	return fmt.Errorf("%w: mcp-audit %s runs MCP servers in a Linux sandbox (strace, seccomp, network namespaces) and is available only on Linux; on %s use diff, report and export on manifests audited on Linux", ErrUsage, name, goos)
+	return fmt.Errorf("%w: mcp-audit %s runs MCP servers in a Linux sandbox (strace, seccomp, network namespaces) and is available only on Linux; on %s use diff, report and export on manifests audited on Linux", verdict.ErrUsage, name, goos)
 }
 
 // hostOS is the system this build runs on; tests replace it.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/site"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // publishOptions are the flags of publish.
@@ -28,15 +29,15 @@ func runPublish(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	if o.Out == "" || len(pos) == 0 {
-		return fmt.Errorf("%w: usage: mcp-audit publish --out SITE [--base-url URL] [--mirror URL] RESULTS… (oldest first)", ErrUsage)
+		return fmt.Errorf("%w: usage: mcp-audit publish --out SITE [--base-url URL] [--mirror URL] RESULTS… (oldest first)", verdict.ErrUsage)
 	}
 	for _, d := range pos {
 		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("%w: %w", ErrUsage, err)
+			return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 		}
 	}
 	if err := site.CheckBaseURL(o.BaseURL); err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	o.Results = pos
 	if o.Mirror != "" {

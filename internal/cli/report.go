@@ -9,13 +9,13 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // runReport re-judges stored manifests under the current policy: after a
@@ -33,7 +33,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	}
 	if len(pos) == 0 {
 		fl.Usage()
-		return fmt.Errorf("%w: report takes manifests or batch result directories", ErrUsage)
+		return fmt.Errorf("%w: report takes manifests or batch result directories", verdict.ErrUsage)
 	}
 	var cfg *config.Config
 	if *cfgPath != "" {
@@ -71,21 +71,21 @@ func reportPolicy(cfg *config.Config, server, failOn string, man *m.Manifest) (s
 		var s *config.Server
 		if server != "" {
 			if s = cfg.Server(server); s == nil {
-				return "", pol, fmt.Errorf("%w: no server %q in %s", ErrUsage, server, cfg.Path)
+				return "", pol, fmt.Errorf("%w: no server %q in %s", verdict.ErrUsage, server, cfg.Path)
 			}
 		}
 		if s == nil {
 			s = cfg.ServerForPackage(man.Target.Name)
 		}
 		if s != nil {
-			name, pol = s.Name, batch.ServerPolicy(cfg, s, failOn)
+			name, pol = s.Name, cfg.Policy(s, failOn)
 			return name, pol, nil
 		}
 	}
 	if failOn != "" {
 		sev, err := policy.ParseSeverity(failOn)
 		if err != nil {
-			return "", pol, fmt.Errorf("%w: --fail-on: %w", ErrUsage, err)
+			return "", pol, fmt.Errorf("%w: --fail-on: %w", verdict.ErrUsage, err)
 		}
 		pol.FailOn = sev
 	}
@@ -112,11 +112,11 @@ func manifestFiles(args []string) ([]string, error) {
 			return err
 		})
 		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrUsage, err)
+			return nil, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("%w: no manifests found in %s", ErrUsage, strings.Join(args, ", "))
+		return nil, fmt.Errorf("%w: no manifests found in %s", verdict.ErrUsage, strings.Join(args, ", "))
 	}
 	return files, nil
 }

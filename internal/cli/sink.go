@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/sink"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 // runSink is the hidden `mcp-audit sink` command: the network sink, run by
@@ -18,15 +19,15 @@ func runSink(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "sink")
 	cfgFile := fs.String("config", "", "sink configuration (JSON)")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	b, err := os.ReadFile(*cfgFile)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
 	var cfg sinklog.Config
 	if err := json.Unmarshal(b, &cfg); err != nil {
-		return fmt.Errorf("%w: sink config: %v", ErrUsage, err)
+		return fmt.Errorf("%w: sink config: %v", verdict.ErrUsage, err)
 	}
 	if cfg.Mode == "open" && cfg.Upstream == "" {
 		cfg.Upstream = upstreamResolver()

@@ -331,7 +331,7 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 		return fail(s.Line, "server %s: target is missing (npm:NAME, a directory or a .tgz)", s.Name)
 	}
 	t := s.Target
-	if !strings.HasPrefix(t, "npm:") && !strings.HasPrefix(t, "pypi:") && !strings.HasPrefix(t, "oci:") && !filepath.IsAbs(t) {
+	if !target.IsRegistrySpec(t) && !filepath.IsAbs(t) {
 		t = filepath.Join(dir, t)
 	}
 	spec, err := target.ParseSpec(t)
@@ -341,7 +341,7 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 	if spec.Range != "" && (s.Version != "" || s.Range != "") {
 		return fail(at("target"), "server %s: put the version in version: or range:, not in the target", s.Name)
 	}
-	if spec.Kind == target.KindNPM && spec.Range != "" {
+	if spec.Ecosystem().VersionKeys && spec.Range != "" {
 		if _, err := semver.StrictNewVersion(spec.Range); err == nil {
 			s.Version = spec.Range
 		} else {
@@ -350,7 +350,7 @@ func (s *Server) validate(dir string, fail func(int, string, ...any) error, n *y
 		spec.Range = ""
 	}
 	s.Spec = spec
-	if spec.Kind != target.KindNPM && (s.Version != "" || s.Range != "") {
+	if !spec.Ecosystem().VersionKeys && (s.Version != "" || s.Range != "") {
 		return fail(at("version"), "server %s: version and range apply to npm targets only", s.Name)
 	}
 	if s.Version != "" {
@@ -412,10 +412,11 @@ func isTag(s string) bool {
 	return s != "" && (s[0] < '0' || s[0] > '9')
 }
 
-// PackageName is the name baselines are stored under.
+// PackageName is the name a registry package's baselines are stored under
+// ("" for a local target).
 func (s *Server) PackageName() string {
-	if s.Spec.Kind == target.KindNPM || s.Spec.Kind == target.KindOCI {
-		return s.Spec.Name
+	if e := s.Spec.Ecosystem(); e.Registry {
+		return e.BaselineName(s.Spec.Name)
 	}
 	return ""
 }
@@ -457,4 +458,17 @@ func (c *Config) BaselineDir() string {
 		return c.Baselines
 	}
 	return filepath.Join(filepath.Dir(c.Path), c.Baselines)
+}
+
+// Policy is a configured server's policy: the file's fail_on, the
+// server's, then the flag's (failOnFlag, "" for none), and the server's
+// allow-list.
+func (c *Config) Policy(s *Server, failOnFlag string) policy.Policy {
+	failOn := policy.DefaultFailOn
+	for _, v := range []string{c.FailOn, s.FailOn, failOnFlag} {
+		if v != "" {
+			failOn, _ = policy.ParseSeverity(v)
+		}
+	}
+	return policy.Policy{Allow: s.Allow, FailOn: failOn}
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // serverJSON is the part of an MCP registry server.json mcp-audit uses.
@@ -59,8 +60,8 @@ func (s *Server) fromServerJSON(path string) error {
 		return fmt.Errorf("reading %s: %v", path, err)
 	}
 	for _, p := range sj.Packages {
-		typ := strings.ToLower(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
-		if typ != "npm" && typ != "pypi" && !isOCIType(typ) {
+		eco := target.EcosystemOfRegistryType(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
+		if eco == nil {
 			continue
 		}
 		id := p.Identifier
@@ -70,17 +71,17 @@ func (s *Server) fromServerJSON(path string) error {
 		if id == "" {
 			return fmt.Errorf("%s: npm package without identifier", path)
 		}
-		s.Target = "npm:" + id
-		if typ == "pypi" {
+		s.Target = eco.Spec(id)
+		switch {
+		case eco.AsShipped:
+			s.Target = ociTarget(id, p.Version)
+		case !eco.VersionKeys:
 			// A Python target carries its version in the spec; version:
 			// and range: are semver, for npm.
-			s.Target = "pypi:" + id
 			if p.Version != "" {
-				s.Target += "@==" + p.Version
+				s.Target = eco.Pin(id, p.Version)
 			}
-		} else if isOCIType(typ) {
-			s.Target = ociTarget(id, p.Version)
-		} else if s.Version == "" && s.Range == "" {
+		case s.Version == "" && s.Range == "":
 			s.Version = p.Version
 		}
 		for _, a := range append(p.PackageArguments, p.PackageArgsOld...) {

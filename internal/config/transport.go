@@ -1,10 +1,11 @@
 package config
 
 import (
-	"github.com/mcp-audit/mcp-audit/internal/target"
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // transportJSON is a server.json package's transport: "stdio",
@@ -35,15 +36,11 @@ func (s *Server) applyTransport(t transportJSON) {
 	}
 }
 
-// isOCIType: server.json names container images registryType "oci"
-// (earlier drafts: "docker").
-func isOCIType(typ string) bool { return typ == "oci" || typ == "docker" }
-
 // ociTarget is the audit target of a server.json image: the identifier,
 // with the package version as its tag when it has neither tag nor digest.
 func ociTarget(id, version string) string {
 	if _, v := target.SplitImageRef(id); v == "" && version != "" {
 		id += ":" + version
 	}
-	return "oci:" + id
+	return target.EcosystemOfRegistryType("oci").Spec(id)
 }

@@ -1,8 +1,12 @@
-// Package target turns what the user asked to audit (an npm spec, a local
-// package directory, a .tgz) into an installed package tree on the host,
-// without running any of the package's code: versions are resolved against
-// the npm registry with semver, installs use --ignore-scripts, and installs
-// are cached by integrity so a repeat audit needs no network.
+// Package target turns what the user asked to audit — an npm package, a
+// PyPI distribution, a container image, or a local package directory,
+// tarball, wheel or sdist — into an installed package tree on the host,
+// without running any of the package's code: versions are resolved
+// against their registry (semver for npm, PEP 440 for PyPI, tags for
+// images), installs run in a throwaway install container behind a
+// registry gate, and installs are cached by integrity so a repeat audit
+// needs no network. What mcp-audit knows of each kind of target is one
+// table (ecosystem.go): other packages ask a spec's Ecosystem.
 package target
 
 import (

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
-	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // GatePaths are the `paths` a pull-request gate's `on: pull_request`
@@ -39,11 +38,8 @@ func GatePaths(root string, cfg *config.Config) []string {
 			}
 			add(p, false)
 		}
-		switch s.Spec.Kind {
-		case target.KindDir:
-			add(s.Spec.Path, true)
-		case target.KindTarball:
-			add(s.Spec.Path, false)
+		if e := s.Spec.Ecosystem(); e.Local {
+			add(s.Spec.Path, e.LocalDir)
 		}
 	}
 	out := make([]string, 0, len(seen))
