@@ -25,7 +25,7 @@ func TestEcosystemTable(t *testing.T) {
 		{KindNPM, "@scope/x", "1.2.3", "npm:@scope/x@1.2.3"},
 		{KindPyPI, "My_Pkg", "1.0", "pypi:My_Pkg@==1.0"},
 		{KindOCI, "registry.example/x", "1.0.0", "oci:registry.example/x:1.0.0"},
-		{KindOCI, "registry.example/x", "sha256:"+strings.Repeat("ab", 32), "oci:registry.example/x@sha256:"+strings.Repeat("ab", 32)},
+		{KindOCI, "registry.example/x", "sha256:" + strings.Repeat("ab", 32), "oci:registry.example/x@sha256:" + strings.Repeat("ab", 32)},
 		{KindDir, "x", "1", ""},
 	} {
 		e := Spec{Kind: tc.kind}.Ecosystem()
