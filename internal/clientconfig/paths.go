@@ -61,7 +61,7 @@ func (p pather) path(a string) (string, bool) {
 		return Home, false
 	case strings.HasPrefix(a, "~/"):
 		return Home + a[1:], false
-	case !isPathLike(a):
+	case !isPathLike(a) && a != "." && a != "..":
 		return a, false
 	}
 	abs := filepath.ToSlash(a)

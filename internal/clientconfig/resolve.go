@@ -48,8 +48,12 @@ func resolve(l Location, en entry, e Env) resolved {
 		r.problem = &Problem{Path: l.Path, Line: en.line, Server: quoteName(en.name), Message: "the server has neither a command nor a url; it is not audited"}
 		return r
 	}
+	if en.project != "" {
+		// Claude Code's local scope: the project is the entry's workspace.
+		e.Dir = en.project
+	}
 	cwd := en.cwd
-	if cwd == "" && l.Scope == ScopeProject {
+	if cwd == "" && (l.Scope == ScopeProject || en.project != "") {
 		cwd = e.Dir
 	}
 	p := newPather(e, cwd)
