@@ -45,7 +45,7 @@ func init() {
 		"bun": mapBun, "yarn": mapYarn, "uvx": mapUvx, "uv": mapUv, "pipx": mapPipx,
 		"node": mapNode, "nodejs": mapNode, "docker": mapDocker, "podman": mapDocker,
 		"env": mapEnv,
-		"sh": mapShell, "bash": mapShell, "zsh": mapShell, "dash": mapShell, "fish": mapShell, "ksh": mapShell,
+		"sh":  mapShell, "bash": mapShell, "zsh": mapShell, "dash": mapShell, "fish": mapShell, "ksh": mapShell,
 		"cmd": mapShell, "powershell": mapShell, "pwsh": mapShell,
 	}
 }
