@@ -30,13 +30,24 @@ type pather struct {
 }
 
 func newPather(e Env, cwd string) pather {
-	clean := func(p string) string {
-		if p == "" {
+	p := pather{windows: e.OS == "windows"}
+	clean := func(s string) string {
+		if s == "" {
 			return ""
 		}
-		return strings.TrimSuffix(filepath.ToSlash(filepath.Clean(p)), "/")
+		return strings.TrimSuffix(path.Clean(p.slash(s)), "/")
 	}
-	return pather{home: clean(e.Home), dir: clean(e.Dir), cwd: clean(cwd), windows: e.OS == "windows"}
+	p.home, p.dir, p.cwd = clean(e.Home), clean(e.Dir), clean(cwd)
+	return p
+}
+
+// slash writes a path with forward slashes (Windows paths too, on any
+// host: the file may come from another machine).
+func (p pather) slash(s string) string {
+	if p.windows || isWinAbs(s) {
+		s = strings.ReplaceAll(s, `\`, "/")
+	}
+	return filepath.ToSlash(s)
 }
 
 // arg maps one argument: a host path, or the value of --flag=PATH. It
@@ -53,7 +64,7 @@ func (p pather) arg(a string) (string, bool) {
 func (p pather) path(a string) (string, bool) {
 	for _, v := range pathVars {
 		if strings.HasPrefix(a, v.spelling) && (len(a) == len(v.spelling) || a[len(v.spelling)] == '/' || a[len(v.spelling)] == '\\') {
-			return v.placeholder + filepath.ToSlash(a[len(v.spelling):]), false
+			return v.placeholder + p.slash(a[len(v.spelling):]), false
 		}
 	}
 	switch {
@@ -64,7 +75,7 @@ func (p pather) path(a string) (string, bool) {
 	case !isPathLike(a) && a != "." && a != "..":
 		return a, false
 	}
-	abs := filepath.ToSlash(a)
+	abs := p.slash(a)
 	if !strings.HasPrefix(abs, "/") && !isWinAbs(abs) {
 		if p.cwd == "" {
 			return a, false

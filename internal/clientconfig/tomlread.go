@@ -47,6 +47,10 @@ func readCodex(l Location, data []byte) (fileRead, *Problem) {
 		}
 		e, err := codexEntry(name, servers[name], lines)
 		if err != nil {
+			var ee *entryError
+			if errors.As(err, &ee) && ee.line > 0 {
+				line = ee.line
+			}
 			r.problems = append(r.problems, Problem{Path: l.Path, Line: line, Server: quoteName(name), Message: err.Error() + "; this server is not audited"})
 			continue
 		}
@@ -67,7 +71,7 @@ func codexEntry(name string, v any, lines tomlIndex) (entry, error) {
 		if x, there := t[k]; there && err == nil {
 			s, ok := x.(string)
 			if !ok {
-				err = fmt.Errorf("%s must be a string", k)
+				err = entryErrorf(key(k), "%s must be a string", k)
 			}
 			*dst = s
 		}
@@ -83,11 +87,11 @@ func codexEntry(name string, v any, lines tomlIndex) (entry, error) {
 		e.envNames = append(e.envNames, bearer)
 	}
 	if x, there := t["args"]; there && err == nil {
-		e.args, err = tomlStrings("args", x)
+		e.args, err = atLine(key("args"))(tomlStrings("args", x))
 	}
 	if x, there := t["env_vars"]; there && err == nil {
 		var names []string
-		names, err = tomlStrings("env_vars", x)
+		names, err = atLine(key("env_vars"))(tomlStrings("env_vars", x))
 		e.envNames = append(e.envNames, names...)
 	}
 	if x, there := t["env"]; there && err == nil {
@@ -106,7 +110,22 @@ func codexEntry(name string, v any, lines tomlIndex) (entry, error) {
 	if b, ok := t["enabled"].(bool); ok && !b {
 		e.disabled = true
 	}
+	if err != nil {
+		if _, ok := err.(*entryError); !ok {
+			err = entryErrorf(e.line, "%s", err.Error())
+		}
+	}
 	return e, err
+}
+
+// atLine gives an error of a value the line of its key.
+func atLine(line int) func([]string, error) ([]string, error) {
+	return func(v []string, err error) ([]string, error) {
+		if err != nil {
+			return v, entryErrorf(line, "%s", err.Error())
+		}
+		return v, nil
+	}
 }
 
 func tomlStrings(k string, x any) ([]string, error) {
