@@ -170,7 +170,9 @@ func TestServerCap(t *testing.T) {
 	}
 }
 
-func itoa3(i int) string { return string(rune('a'+i/676%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i%26)) }
+func itoa3(i int) string {
+	return string(rune('a'+i/676%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i%26))
+}
 
 func TestDiscoverContinueBlocks(t *testing.T) {
 	home := t.TempDir()
