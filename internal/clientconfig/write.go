@@ -44,7 +44,11 @@ func Write(servers []*Server, o WriteOptions) ([]byte, error) {
 			left = append(left, fmt.Sprintf("%s (%s): %s", s.Name, s.Kind, why))
 			continue
 		}
-		key := &yaml.Node{Kind: yaml.ScalarNode, Value: s.Name, HeadComment: sourcesComment(s, o.Home)}
+		comment := sourcesComment(s, o.Home)
+		if s.Disabled {
+			comment += "\nDisabled in its client: audited all the same, since it can be turned on."
+		}
+		key := &yaml.Node{Kind: yaml.ScalarNode, Value: s.Name, HeadComment: comment}
 		list.Content = append(list.Content, key, n)
 	}
 	if len(list.Content) == 0 {
@@ -103,6 +107,9 @@ func serverNode(s *Server, o WriteOptions) (*yaml.Node, string) {
 			return nil, why
 		}
 		add("target", scalar(relTo(o.Dir, dir)))
+		if dir != s.Local {
+			n.Content[0].HeadComment = "The client runs " + quoteName(filepath.Base(s.Local)) + "; the audit starts the package's own\nentry (its bin): add bin: if that is another one."
+		}
 	default:
 		if s.Kind == KindRemote {
 			return nil, "a remote server at " + s.Host
