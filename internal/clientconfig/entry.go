@@ -95,7 +95,7 @@ func jsonEntry(name string, v *jvalue) (entry, error) {
 		}
 	}
 	if c := v.get("command"); c != nil && c.kind == jObject {
-		// Zed before 0.194: "command": {"path": …, "args": […], "env": {…}}.
+		// Zed's earlier form: "command": {"path": …, "args": […], "env": {…}}.
 		inner, ierr := jsonEntry(name, c)
 		e.command, e.args, e.env, err = inner.command, inner.args, inner.env, ierr
 		if x := c.get("path"); x != nil && err == nil {
