@@ -41,48 +41,48 @@ type Server struct {
 	// Name is unique among the servers of one Result and usable as a key
 	// of mcp-audit.yml: the name a client gave it, made safe, with a suffix
 	// when two different servers share a name.
-	Name string
-	Kind string
+	Name string `json:"name"`
+	Kind string `json:"kind"`
 	// Package is the npm or PyPI package, or the image repository.
-	Package string
+	Package string `json:"package,omitempty"`
 	// Version as configured: an npm version, range or dist-tag, a PyPI
 	// specifier such as ==1.0, an image tag or digest; "" when none.
-	Version string
+	Version string `json:"version,omitempty"`
 	// Bin is the executable of the package to run when it is not the
 	// default one (npx -p pkg cmd, uvx --from pkg cmd).
-	Bin string
+	Bin string `json:"bin,omitempty"`
 	// Args are the server's arguments, host paths written {workspace} or
 	// {home}, secrets replaced by Redacted.
-	Args []string
+	Args []string `json:"args,omitempty"`
 	// Env names the variables the server is given (never their values):
 	// an audit fills them with canaries.
-	Env []string
+	Env []string `json:"env,omitempty"`
 	// Local is the host path of a local server (a script or directory).
-	Local string
+	Local string `json:"local,omitempty"`
 	// Host and Transport describe a remote server: the URL's host (and
 	// port) only, and "http" or "sse".
-	Host      string
-	Transport string
+	Host      string `json:"host,omitempty"`
+	Transport string `json:"transport,omitempty"`
 	// Command is the program of an unrecognised server, Reason why it was
 	// not mapped.
-	Command string
-	Reason  string
+	Command string `json:"command,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 	// Disabled: every source turns the server off.
-	Disabled bool
-	Sources  []Source
+	Disabled bool     `json:"disabled,omitempty"`
+	Sources  []Source `json:"sources,omitempty"`
 }
 
 // Source is where a server is configured.
 type Source struct {
-	Client string // a Client ID
-	Path   string
-	Line   int
+	Client string `json:"client"` // a Client ID
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
 	// Name is the server's name in that file.
-	Name  string
-	Scope string
+	Name  string `json:"name"`
+	Scope string `json:"scope"`
 	// Project is the project directory a user-level file configures the
 	// server for (Claude Code's local scope in ~/.claude.json).
-	Project string
+	Project string `json:"project,omitempty"`
 }
 
 // Redacted replaces an argument that looks like a secret.
@@ -90,7 +90,10 @@ const Redacted = "REDACTED-BY-MCP-AUDIT"
 
 // Target is the audit target of an npm, PyPI, OCI or local server, in the
 // form target.ParseSpec reads (npm:NAME@RANGE, pypi:NAME@SPEC,
-// oci:IMAGE[:TAG|@DIGEST], a path); "" for remote and unrecognised ones.
+// oci:IMAGE[:TAG|@DIGEST], a directory); "" for remote and unrecognised
+// ones, and for a local server whose package directory (Local itself, or
+// the nearest directory above it with package.json, pyproject.toml or
+// setup.py) is not found on this machine.
 func (s *Server) Target() string {
 	switch s.Kind {
 	case KindNPM:
@@ -103,7 +106,8 @@ func (s *Server) Target() string {
 		}
 		return "oci:" + s.Package + at(":", s.Version)
 	case KindLocal:
-		return s.Local
+		dir, _ := localRoot(s.Local)
+		return dir
 	}
 	return ""
 }
@@ -118,11 +122,11 @@ func at(sep, v string) string {
 // Warning is something a user needs to know about a configured server or
 // file. Message is in the user's words and never holds a secret's value.
 type Warning struct {
-	Kind    string
-	Path    string
-	Line    int
-	Server  string // the server's name in the file, "" for the file
-	Message string
+	Kind    string `json:"kind"`
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Server  string `json:"server,omitempty"` // the server's name in the file, "" for the file
+	Message string `json:"message"`
 }
 
 // Warning kinds.
@@ -158,10 +162,10 @@ func (w Warning) String() string {
 // Problem is a file or server entry that could not be read; the rest of
 // the file (or the other files) still is.
 type Problem struct {
-	Path    string
-	Line    int
-	Server  string
-	Message string
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Server  string `json:"server,omitempty"`
+	Message string `json:"message"`
 }
 
 // Error is the problem as FILE:LINE: message.
@@ -173,15 +177,15 @@ func (p Problem) Error() string {
 type File struct {
 	Location
 	// Servers is the number of server entries read from it.
-	Servers int
+	Servers int `json:"servers,omitempty"`
 	// Err is why it could not be read (nil when it was).
-	Err *Problem
+	Err *Problem `json:"error,omitempty"`
 }
 
 // Result is what a scan found.
 type Result struct {
-	Files    []File
-	Servers  []*Server
-	Problems []Problem
-	Warnings []Warning
+	Files    []File    `json:"files,omitempty"`
+	Servers  []*Server `json:"servers,omitempty"`
+	Problems []Problem `json:"problems,omitempty"`
+	Warnings []Warning `json:"warnings,omitempty"`
 }

@@ -43,10 +43,10 @@ const (
 
 // Location is one configuration file a client reads.
 type Location struct {
-	Client string
-	Path   string
-	Scope  string
-	Format string
+	Client string `json:"client"`
+	Path   string `json:"path"`
+	Scope  string `json:"scope"`
+	Format string `json:"format"`
 }
 
 // Client is an MCP client whose configuration files are known.

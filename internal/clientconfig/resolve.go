@@ -182,5 +182,9 @@ func (s *Server) key() string {
 	if s.Kind == KindUnrecognised {
 		return s.Kind + "\x00" + s.Command + "\x00" + s.Reason + "\x00" + strconv.Quote(s.Sources[0].Path) + strconv.Itoa(s.Sources[0].Line)
 	}
-	return s.Kind + "\x00" + s.Target() + "\x00" + s.Bin + "\x00" + strings.Join(s.Args, "\x00")
+	what := s.Local
+	if s.Kind != KindLocal {
+		what = s.Target()
+	}
+	return s.Kind + "\x00" + what + "\x00" + s.Bin + "\x00" + strings.Join(s.Args, "\x00")
 }

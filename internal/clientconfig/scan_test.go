@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -140,5 +142,28 @@ func TestScanControl(t *testing.T) {
 	res := Scan(Env{Home: dir, OS: "linux"}, []Location{ForFile(p)})
 	if len(res.Warnings) != 0 || len(res.Problems) != 0 || len(res.Servers) != 2 {
 		t.Errorf("warnings %v, problems %v, %d servers; want none, none, 2", res.Warnings, res.Problems, len(res.Servers))
+	}
+}
+
+// TestTargetsParse: every mapped server's Target is one the audit takes.
+func TestTargetsParse(t *testing.T) {
+	e, _ := fixtureHome(t)
+	n := 0
+	for _, s := range Scan(e, Discover(e)).Servers {
+		if s.Kind == KindRemote || s.Kind == KindUnrecognised {
+			continue
+		}
+		n++
+		spec, err := target.ParseSpec(s.Target())
+		if err != nil {
+			t.Errorf("server %s: target %q: %v", s.Name, s.Target(), err)
+			continue
+		}
+		if s.Kind != KindLocal && spec.Kind != s.Kind {
+			t.Errorf("server %s: %q parses as %s", s.Name, s.Target(), spec.Kind)
+		}
+	}
+	if n < 15 {
+		t.Errorf("only %d servers checked", n)
 	}
 }
