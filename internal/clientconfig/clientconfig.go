@@ -126,6 +126,9 @@ type Warning struct {
 	Path    string `json:"path"`
 	Line    int    `json:"line,omitempty"`
 	Server  string `json:"server,omitempty"` // the server's name in the file, "" for the file
+	// Entry is the line of the server's entry (Line may be one of its
+	// settings): with Path, it finds the Source (see Result.WarningsFor).
+	Entry   int    `json:"entry,omitempty"`
 	Message string `json:"message"`
 }
 
@@ -188,4 +191,19 @@ type Result struct {
 	Servers  []*Server `json:"servers,omitempty"`
 	Problems []Problem `json:"problems,omitempty"`
 	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// WarningsFor are the warnings about one of the result's servers, at
+// every place it is configured.
+func (r *Result) WarningsFor(s *Server) []Warning {
+	var out []Warning
+	for _, w := range r.Warnings {
+		for _, src := range s.Sources {
+			if w.Entry > 0 && w.Path == src.Path && w.Entry == src.Line {
+				out = append(out, w)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -47,6 +47,9 @@ type Location struct {
 	Path   string `json:"path"`
 	Scope  string `json:"scope"`
 	Format string `json:"format"`
+	// Dir is the project a project-level file belongs to: where its
+	// relative paths start and what {workspace} stands for.
+	Dir string `json:"dir,omitempty"`
 }
 
 // Client is an MCP client whose configuration files are known.
@@ -190,6 +193,9 @@ func Locations(e Env) []Location {
 				continue
 			}
 			seen[l.Path] = true
+			if l.Scope == ScopeProject {
+				l.Dir = e.Dir
+			}
 			out = append(out, l)
 		}
 	}
@@ -209,17 +215,14 @@ func Discover(e Env) []Location {
 			out = append(out, l)
 		}
 	}
-	dirs := []Location{{Path: filepath.Join(e.Home, ".continue", "mcpServers"), Scope: ScopeUser}}
+	out = append(out, continueBlocks(filepath.Join(e.Home, ".continue", "mcpServers"), ScopeUser, "")...)
 	if e.Dir != "" {
-		dirs = append(dirs, Location{Path: filepath.Join(e.Dir, ".continue", "mcpServers"), Scope: ScopeProject})
-	}
-	for _, d := range dirs {
-		out = append(out, continueBlocks(d.Path, d.Scope)...)
+		out = append(out, continueBlocks(filepath.Join(e.Dir, ".continue", "mcpServers"), ScopeProject, e.Dir)...)
 	}
 	return out
 }
 
-func continueBlocks(dir, scope string) []Location {
+func continueBlocks(dir, scope, project string) []Location {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -237,7 +240,7 @@ func continueBlocks(dir, scope string) []Location {
 		if format == "" || !ent.Type().IsRegular() {
 			continue
 		}
-		out = append(out, Location{Client: "continue", Path: filepath.Join(dir, name), Scope: scope, Format: format})
+		out = append(out, Location{Client: "continue", Path: filepath.Join(dir, name), Scope: scope, Format: format, Dir: project})
 		if len(out) == maxBlockFiles {
 			break
 		}
@@ -257,24 +260,40 @@ func ForFile(path string) Location {
 		l.Client, l.Scope, l.Format = client, scope, format
 		return l
 	}
+	// A project-level file: its project is the directory holding .mcp.json,
+	// or the one above .cursor, .vscode, .gemini, .codex, .zed, .continue.
+	project := func(client, format string) Location {
+		l = set(client, ScopeProject, format)
+		l.Dir = filepath.Dir(path)
+		if base != ".mcp.json" {
+			l.Dir = filepath.Dir(l.Dir)
+		}
+		return l
+	}
 	switch {
 	case base == "claude_desktop_config.json":
 		return set("claude-desktop", ScopeUser, formatMCPServers)
 	case base == ".claude.json":
 		return set("claude-code", ScopeUser, formatClaudeJSON)
 	case base == ".mcp.json":
-		return set("claude-code", ScopeProject, formatMCPServers)
+		return project("claude-code", formatMCPServers)
 	case base == "mcp.json" && parent == ".cursor":
 		return set("cursor", ScopeUser, formatMCPServers)
-	case base == "mcp.json" && (parent == ".vscode" || parent == "User"):
+	case base == "mcp.json" && parent == ".vscode":
+		return project("vscode", formatVSCode)
+	case base == "mcp.json" && parent == "User":
 		return set("vscode", ScopeUser, formatVSCode)
-	case base == "settings.json" && (parent == ".vscode" || parent == "User"):
+	case base == "settings.json" && parent == ".vscode":
+		return project("vscode", formatVSCodeSettings)
+	case base == "settings.json" && parent == "User":
 		return set("vscode", ScopeUser, formatVSCodeSettings)
 	case base == "mcp_config.json":
 		return set("windsurf", ScopeUser, formatMCPServers)
 	case base == "settings.json" && parent == ".gemini":
 		return set("gemini", ScopeUser, formatMCPServers)
-	case base == "settings.json" && (parent == "zed" || parent == "Zed" || parent == ".zed"):
+	case base == "settings.json" && parent == ".zed":
+		return project("zed", formatZed)
+	case base == "settings.json" && (parent == "zed" || parent == "Zed"):
 		return set("zed", ScopeUser, formatZed)
 	case base == "config.toml" || strings.HasSuffix(base, ".toml"):
 		return set("codex", ScopeUser, formatCodex)

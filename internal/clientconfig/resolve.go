@@ -28,7 +28,7 @@ func resolve(l Location, en entry, e Env) resolved {
 			line = en.line
 		}
 		r.warnings = append(r.warnings, Warning{Kind: kind, Path: l.Path, Line: line, Server: quoteName(en.name),
-			Message: sprintf(format, a...)})
+			Entry: en.line, Message: sprintf(format, a...)})
 	}
 	for _, v := range en.env {
 		if what := secretIn(v.name, v.value); what != "" {
@@ -48,9 +48,12 @@ func resolve(l Location, en entry, e Env) resolved {
 		r.problem = &Problem{Path: l.Path, Line: en.line, Server: quoteName(en.name), Message: "the server has neither a command nor a url; it is not audited"}
 		return r
 	}
-	if en.project != "" {
+	switch {
+	case en.project != "":
 		// Claude Code's local scope: the project is the entry's workspace.
 		e.Dir = en.project
+	case l.Dir != "":
+		e.Dir = l.Dir
 	}
 	cwd := en.cwd
 	if cwd == "" && (l.Scope == ScopeProject || en.project != "") {
@@ -80,7 +83,8 @@ func remote(en entry) bool {
 func (r *resolved) remote(en entry, warn func(string, int, string, ...any)) {
 	s := r.server
 	s.Kind, s.Transport = KindRemote, "http"
-	if strings.EqualFold(en.typ, "sse") {
+	if strings.EqualFold(en.typ, "sse") || en.typ == "" && r.server.Sources[0].Client == "gemini" {
+		// Gemini CLI: url is SSE, httpUrl (typ http) Streamable HTTP.
 		s.Transport = "sse"
 	}
 	u, err := url.Parse(en.url)

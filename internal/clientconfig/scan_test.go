@@ -167,3 +167,42 @@ func TestTargetsParse(t *testing.T) {
 		t.Errorf("only %d servers checked", n)
 	}
 }
+
+func TestWarningsFor(t *testing.T) {
+	e, _ := fixtureHome(t)
+	res := Scan(e, Discover(e))
+	for _, s := range res.Servers {
+		if s.Name != "sandbox-escape" {
+			continue
+		}
+		kinds := map[string]bool{}
+		for _, w := range res.WarningsFor(s) {
+			kinds[w.Kind] = true
+		}
+		for _, k := range []string{WarnUnpinned, WarnPrivileged, WarnHostNamespace, WarnDockerSocket, WarnHostMount} {
+			if !kinds[k] {
+				t.Errorf("sandbox-escape has no %s warning: %v", k, kinds)
+			}
+		}
+		return
+	}
+	t.Fatal("no sandbox-escape server")
+}
+
+// TestNamedProjectFile: a project file named on the command line maps
+// paths against its own project, not the working directory.
+func TestNamedProjectFile(t *testing.T) {
+	proj := filepath.Join(t.TempDir(), "repo")
+	p := filepath.Join(proj, ".vscode", "mcp.json")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"servers": {"fs": {"command": "npx", "args": ["-y", "fs-mcp@1.0.0", "./docs", "` + proj + `/src"]}}}`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := Scan(Env{Home: "/nonexistent-home", Dir: "/elsewhere", OS: "linux"}, []Location{ForFile(p)})
+	if len(res.Servers) != 1 || !cmp.Equal(res.Servers[0].Args, []string{"{workspace}/docs", "{workspace}/src"}) {
+		t.Errorf("servers %+v, want args in {workspace}", res.Servers)
+	}
+}
