@@ -122,10 +122,10 @@ func at(sep, v string) string {
 // Warning is something a user needs to know about a configured server or
 // file. Message is in the user's words and never holds a secret's value.
 type Warning struct {
-	Kind    string `json:"kind"`
-	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
-	Server  string `json:"server,omitempty"` // the server's name in the file, "" for the file
+	Kind   string `json:"kind"`
+	Path   string `json:"path"`
+	Line   int    `json:"line,omitempty"`
+	Server string `json:"server,omitempty"` // the server's name in the file, "" for the file
 	// Entry is the line of the server's entry (Line may be one of its
 	// settings): with Path, it finds the Source (see Result.WarningsFor).
 	Entry   int    `json:"entry,omitempty"`
