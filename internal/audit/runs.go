@@ -13,6 +13,10 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/merge"
 )
 
+// Func is an audit of one server in runs runs: RunStable, or a stand-in
+// that returns recorded manifests (check's and batch's unit tests).
+type Func func(ctx context.Context, d Deps, o Options, runs int) (*Result, error)
+
 // RunStable audits n times to remove noise without hiding danger, and
 // merges the runs (internal/merge): an entry is compared across runs
 // after its random labels are normalized; what every run did stays; what

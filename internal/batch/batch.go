@@ -37,6 +37,8 @@ type Options struct {
 	Runs          int
 	// Progress, when set, gets a line per server.
 	Progress io.Writer
+	// Audit audits one server (nil: audit.RunStable).
+	Audit audit.Func
 	// Base carries the command line's audit settings (image, CA files,
 	// a network mode overriding the list's); see audit.ForServer.
 	Base audit.Options

@@ -30,6 +30,9 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 	}
 	tgt, eco := s.Spec.Path, s.Spec.Ecosystem()
 	switch {
+	case eco.VersionKeys && s.Version != "":
+		tgt = eco.Pin(s.Spec.Name, s.Version) // pinned: nothing to resolve
+		rec.Target = tgt
 	case eco.VersionKeys:
 		// The configuration's version or range, resolved here so the
 		// record names the version even when its audit fails.
@@ -87,6 +90,9 @@ func auditServer(ctx context.Context, d audit.Deps, o Options, s *config.Server,
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(max(1, o.Runs))*opts.Timing.Deadline+2*time.Minute)
 		defer cancel()
+	}
+	if o.Audit != nil {
+		return o.Audit(ctx, d, opts, o.Runs)
 	}
 	return audit.RunStable(ctx, d, opts, o.Runs)
 }

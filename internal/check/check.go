@@ -32,6 +32,8 @@ type Options struct {
 	FailOn      string   // overrides the configuration
 	Runs        int
 	Manifests   string // write candidate manifests here
+	// Audit audits one candidate (nil: audit.RunStable).
+	Audit audit.Func
 	// Base carries the caller's audit settings (image, CA files, and a
 	// network mode overriding the configuration's); see audit.ForServer.
 	Base audit.Options
@@ -67,10 +69,15 @@ type checker struct {
 	log  *slog.Logger
 	// tags lists image tags (nil: target.ImageTags).
 	tags TagLister
+	// audit audits a candidate (Options.Audit).
+	audit audit.Func
 }
 
 func newChecker(cfg *config.Config, deps audit.Deps, o Options) *checker {
-	c := &checker{cfg: cfg, opts: o, deps: deps, log: deps.Log}
+	c := &checker{cfg: cfg, opts: o, deps: deps, log: deps.Log, audit: o.Audit}
+	if c.audit == nil {
+		c.audit = audit.RunStable
+	}
 	if deps.Fetcher != nil {
 		c.reg, c.py = deps.Fetcher.Registry, deps.Fetcher
 	}

@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 
-	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
@@ -54,7 +53,7 @@ func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.Di
 }
 
 func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand candidate, dir string) report.DiffReport {
-	res, err := audit.RunStable(ctx, c.deps, c.auditOptions(s, cand.spec), c.opts.Runs)
+	res, err := c.audit(ctx, c.deps, c.auditOptions(s, cand.spec), c.opts.Runs)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: textsafe.Clean(err.Error())}
 	}

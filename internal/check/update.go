@@ -26,12 +26,14 @@ type UpdateOptions struct {
 	AcceptRisk string
 	// Base carries the caller's audit settings; see Options.Base.
 	Base audit.Options
+	// Audit audits a server (nil: audit.RunStable).
+	Audit audit.Func
 }
 
 // UpdateBaselines audits the selected servers and records each manifest as
 // the server's baseline, returning the files written.
 func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o UpdateOptions) ([]string, error) {
-	c := newChecker(cfg, deps, Options{Runs: o.Runs, Base: o.Base})
+	c := newChecker(cfg, deps, Options{Runs: o.Runs, Base: o.Base, Audit: o.Audit})
 	selected, err := c.selected(o.Servers)
 	if err != nil {
 		return nil, err
@@ -52,7 +54,7 @@ func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o
 			}
 			tgt = cands[0].spec
 		}
-		res, err := audit.RunStable(ctx, c.deps, c.auditOptions(s, tgt), o.Runs)
+		res, err := c.audit(ctx, c.deps, c.auditOptions(s, tgt), o.Runs)
 		if err != nil {
 			return written, err
 		}
