@@ -56,7 +56,7 @@ func Run(ctx context.Context, env Env) error {
 	if err != nil {
 		return err
 	}
-	opts := check.Options{Config: r.cfgPath(), ConfigName: r.in.Config, FailOn: r.in.FailOn,
+	opts := check.Options{Config: r.cfgPath(), ConfigName: r.in.Config, FailOn: r.in.FailOn, AllowIncomplete: r.in.AllowIncomplete,
 		Servers: r.in.Servers, Base: audit.Options{Witness: true, Sandbox: audit.SandboxOptions{Network: r.in.Network}}}
 	var pr pullRequest
 	cfg := r.cfg

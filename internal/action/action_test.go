@@ -89,7 +89,7 @@ func TestRunScheduledProposesBaselines(t *testing.T) {
 		if !o.NewReleases || o.Manifests == "" {
 			t.Errorf("scheduled runs check new releases and keep manifests: %+v", o)
 		}
-		man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "sched", Version: "1.0.1"}}
+		man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "sched", Version: "1.0.1"}, Outcome: m.Outcome{Status: m.StatusOK}}
 		if _, err := baseline.Write(o.Manifests, man); err != nil {
 			t.Fatal(err)
 		}

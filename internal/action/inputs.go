@@ -14,9 +14,11 @@ import (
 
 // inputs are the inputs of action.yml.
 type inputs struct {
-	Config          string
-	FailOn          string
-	Network         string
+	Config  string
+	FailOn  string
+	Network string
+	// AllowIncomplete is the allow-incomplete input.
+	AllowIncomplete bool
 	Comment         bool
 	Token           string
 	UpdateBaselines bool
@@ -41,6 +43,9 @@ func readInputs(a *githubactions.Action) (inputs, error) {
 		return in, err
 	}
 	if in.UpdateBaselines, err = boolInput(a, "update-baselines", false); err != nil {
+		return in, err
+	}
+	if in.AllowIncomplete, err = boolInput(a, "allow-incomplete", false); err != nil {
 		return in, err
 	}
 	// A list input may be written on one line or as a YAML block.

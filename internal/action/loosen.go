@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -41,6 +42,9 @@ func policyChanges(base, head *config.Config) []policyChange {
 	if base.Network != head.Network {
 		out = append(out, networkChange("", base.Network, head.Network, 0))
 	}
+	if base.AllowIncomplete != head.AllowIncomplete {
+		out = append(out, allowIncompleteChange("", base.AllowIncomplete, head.AllowIncomplete, 0))
+	}
 	for _, s := range head.Servers {
 		out = append(out, serverChanges(base, head, s)...)
 	}
@@ -70,6 +74,9 @@ func serverChanges(base, head *config.Config, s *config.Server) []policyChange {
 	}
 	if b.Network != s.Network {
 		out = append(out, networkChange(s.Name, cmp.Or(b.Network, base.Network), cmp.Or(s.Network, head.Network), s.Line))
+	}
+	if b.AllowIncomplete != s.AllowIncomplete {
+		out = append(out, allowIncompleteChange(s.Name, b.AllowIncomplete || base.AllowIncomplete, s.AllowIncomplete || head.AllowIncomplete, s.Line))
 	}
 	out = append(out, listChanges(s.Name, "allow.hosts", b.Allow.Hosts, s.Allow.Hosts, true, s.Line)...)
 	out = append(out, listChanges(s.Name, "allow.paths", b.Allow.Paths, s.Allow.Paths, true, s.Line)...)
@@ -108,6 +115,13 @@ func failOnChange(server, from, to string, line int) policyChange {
 func networkChange(server, from, to string, line int) policyChange {
 	return policyChange{Server: server, Setting: "network", From: from, To: to, Line: line,
 		Loosens: to == "open" && from != "open"}
+}
+
+// allowIncompleteChange: turning allow_incomplete on lets a server that
+// could not be audited pass.
+func allowIncompleteChange(server string, from, to bool, line int) policyChange {
+	return policyChange{Server: server, Setting: "allow_incomplete", From: strconv.FormatBool(from), To: strconv.FormatBool(to), Line: line,
+		Loosens: to && !from}
 }
 
 // listChanges lists entries added to and removed from a list setting.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -100,7 +101,7 @@ func isThisAction(uses, actionRepo string) bool {
 }
 
 func samePolicyInputs(a, b map[string]string) bool {
-	for _, k := range []string{"config", "fail-on", "network", "servers"} {
+	for _, k := range []string{"config", "fail-on", "network", "servers", "allow-incomplete"} {
 		if a[k] != b[k] {
 			return false
 		}
@@ -121,6 +122,13 @@ func guardInputs(base *config.Config, o *check.Options, in inputs, baseWF map[st
 		c := policyChange{Setting: "input fail-on", From: from, To: in.FailOn, Loosens: failOnLoosens(base, from, in.FailOn)}
 		if c.Loosens {
 			o.FailOn = from
+		}
+		out = append(out, c)
+	}
+	if from := baseWF["allow-incomplete"] == "true"; in.AllowIncomplete != from {
+		c := policyChange{Setting: "input allow-incomplete", From: strconv.FormatBool(from), To: strconv.FormatBool(in.AllowIncomplete), Loosens: in.AllowIncomplete}
+		if c.Loosens {
+			o.AllowIncomplete = from
 		}
 		out = append(out, c)
 	}

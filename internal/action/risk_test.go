@@ -14,12 +14,12 @@ import (
 // harmful findings as a risk gets a high finding of its own and fails,
 // even where the check itself had passed; one without it is untouched.
 func TestPullRequestAddingAcceptedRisk(t *testing.T) {
-	risky, err := m.Encode(&m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "w", Version: "1.1.0"},
+	risky, err := m.Encode(&m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "w", Version: "1.1.0"}, Outcome: m.Outcome{Status: m.StatusOK},
 		AcceptedRisk: &m.AcceptedRisk{Reason: "reads AWS by design", At: "2026-11-30T00:00:00Z", Findings: []string{"critical canary file:~/.aws/credentials: read"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, _ := m.Encode(&m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "v", Version: "2.0.0"}})
+	plain, _ := m.Encode(&m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: "npm", Name: "v", Version: "2.0.0"}, Outcome: m.Outcome{Status: m.StatusOK}})
 	cfgText := "servers:\n  weather:\n    target: npm:w\n  other:\n    target: npm:v\n"
 	ws := repo(t, map[string]string{"mcp-audit.yml": cfgText},
 		map[string]string{"baselines/npm/w/1.1.0.json": string(risky), "baselines/npm/v/2.0.0.json": string(plain)})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
@@ -18,6 +19,9 @@ import (
 // session is what the driver learned over MCP.
 type session struct {
 	handshake bool
+	// refused is why the opening failed when the server (or its
+	// transport) answered it with an error, rather than not at all.
+	refused   string
 	init      *mcpclient.InitializeResult
 	tools     []json.RawMessage
 	prompts   []json.RawMessage
@@ -52,6 +56,10 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		var rpc *mcpclient.RPCError
 		if errors.As(res.err, &rpc) {
 			ses.notes = append(ses.notes, "initialize returned an error: "+textsafe.Text(rpc.Message, 200))
+			ses.refused = fmt.Sprintf("the server answered the opening with an error: %s (code %d)", textsafe.Text(rpc.Message, 200), rpc.Code)
+			if rpc.Code == mcpclient.CodeTransport {
+				ses.refused = "the opening failed: " + textsafe.Text(rpc.Message, 200)
+			}
 		}
 		select {
 		case <-run.Done():

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -187,7 +188,7 @@ func (ex *execution) ending(ctx context.Context, deadlineHit, exited bool) endin
 	last := ex.segments[len(ex.segments)-1]
 	state, _ := last.run.State(context.WithoutCancel(ctx))
 	return ending{deadlineHit: deadlineHit, oomKilled: state.OOMKilled, exited: exited,
-		handshake: ex.ses.handshake, status: last.art.Status, startupTimeout: ex.startupTimeout}
+		handshake: ex.ses.handshake, refused: ex.ses.refused, status: last.art.Status, startupTimeout: ex.startupTimeout}
 }
 
 // classify turns every segment's evidence into phases and completes the
@@ -238,6 +239,7 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 		man.Run.Notes = append(man.Run.Notes, "install output (tail): "+textsafe.Tail(textsafe.Clean(cs.Redact(first.art.InstallLog)), 1024))
 	}
 	m.Canonicalize(man) // merges the phases of restarted segments
+	man.Coverage = coverage.Compute(man, notPlanned(ex.o))
 	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout)}
 }
 
@@ -249,6 +251,7 @@ func (ex *execution) failed(s *segment, reason string) *Result {
 	fillServer(man, &ex.ses, cs)
 	man.Phases = append(man.Phases, classify.Classify(classify.Input{Observed: offerHits(&ex.ses, nil, cs), Given: ex.o.CanaryEnv}).Phases...)
 	m.Canonicalize(man)
+	man.Coverage = coverage.Compute(man, notPlanned(ex.o))
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	stderr := cs.Redact(s.run.Stderr())
 	man.Run.StderrTail = textsafe.Tail(textsafe.Clean(stderr), 4096)

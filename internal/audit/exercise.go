@@ -7,31 +7,23 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
-	"github.com/mcp-audit/mcp-audit/internal/argsynth"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/schedule"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Limits on exercising.
 const (
-	maxRestarts  = 3
-	maxPrompts   = 50
-	maxResources = 50
-	settleMax    = 2 * time.Second
-	settleQuiet  = 300 * time.Millisecond
+	maxRestarts = 3
+	settleMax   = 2 * time.Second
+	settleQuiet = 300 * time.Millisecond
 )
-
-type plannedCall struct {
-	kind, name, phase, method string
-	params                    any
-	args                      json.RawMessage
-	valid                     bool
-}
 
 type exerciser struct {
 	o        Options
@@ -47,122 +39,23 @@ type exerciser struct {
 	relisted []*session
 }
 
-// plan lists the calls to make: every tool (or the configured subset) in
-// the order the server listed them, then prompts, resources and resource
-// templates, then every tool again in phases of their own (call:NAME#2),
-// so a server that behaves on the first call and not on a later one is
-// seen.
-func (x *exerciser) plan() []plannedCall {
-	if x.o.Calls == CallsNone {
-		return nil
+// notPlanned says why the options left tools without a call: the
+// user's choice, listed in the coverage (not a reason for an incomplete
+// verdict).
+func notPlanned(o Options) string {
+	switch {
+	case o.Calls == CallsNone:
+		return "not called: calls none"
+	case len(o.Tools) > 0:
+		return "not selected (--tool, tools:)"
 	}
-	tools := x.planTools()
-	out := slices.Clone(tools)
-	if len(x.o.Tools) == 0 { // an explicit tool list means only those
-		out = append(out, x.planPrompts()...)
-		out = append(out, x.planResources()...)
-		out = append(out, x.planTemplates()...)
-	}
-	for _, pc := range tools {
-		pc.phase += callAgainSuffix
-		out = append(out, pc)
-	}
-	return out
+	return ""
 }
 
-// callAgainSuffix marks the phase of a tool's second call.
-const callAgainSuffix = "#2"
-
-func (x *exerciser) planTools() []plannedCall {
-	var out []plannedCall
-	for _, raw := range x.ses.tools {
-		var t struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		if json.Unmarshal(raw, &t) != nil || t.Name == "" {
-			continue
-		}
-		if len(x.o.Tools) > 0 && !slices.Contains(x.o.Tools, t.Name) {
-			continue
-		}
-		args, valid, _ := argsynth.Synthesize(t.InputSchema)
-		if over, ok := x.o.ToolArgs[t.Name]; ok {
-			args = over
-			valid = argsynth.Validate(t.InputSchema, over) == nil
-		}
-		out = append(out, plannedCall{kind: "tool", name: t.Name, phase: m.PhaseCallPrefix + textsafe.Text(t.Name, maxName),
-			method: "tools/call", params: map[string]any{"name": t.Name, "arguments": json.RawMessage(args)}, args: args, valid: valid})
-	}
-	return out
-}
-
-func (x *exerciser) planPrompts() []plannedCall {
-	var out []plannedCall
-	for i, raw := range x.ses.prompts {
-		if i == maxPrompts {
-			break
-		}
-		var p struct {
-			Name      string `json:"name"`
-			Arguments []struct {
-				Name string `json:"name"`
-			} `json:"arguments"`
-		}
-		if json.Unmarshal(raw, &p) != nil || p.Name == "" {
-			continue
-		}
-		args := map[string]string{}
-		for _, a := range p.Arguments {
-			args[a.Name] = argsynth.ForName(a.Name)
-		}
-		b, _ := json.Marshal(args)
-		out = append(out, plannedCall{kind: "prompt", name: p.Name, phase: m.PhasePromptPrefix + textsafe.Text(p.Name, maxName),
-			method: "prompts/get", params: map[string]any{"name": p.Name, "arguments": args}, args: b, valid: true})
-	}
-	return out
-}
-
-func (x *exerciser) planResources() []plannedCall {
-	var out []plannedCall
-	for i, raw := range x.ses.resources {
-		if i == maxResources {
-			break
-		}
-		var r struct {
-			URI string `json:"uri"`
-		}
-		if json.Unmarshal(raw, &r) != nil || r.URI == "" {
-			continue
-		}
-		out = append(out, readCall("resource", r.URI))
-	}
-	return out
-}
-
-// planTemplates reads each resource template once, at a URI filled in
-// with the values a client's user would give.
-func (x *exerciser) planTemplates() []plannedCall {
-	var out []plannedCall
-	for i, raw := range x.ses.templates {
-		if i == maxResources {
-			break
-		}
-		var r struct {
-			URITemplate string `json:"uriTemplate"`
-		}
-		if json.Unmarshal(raw, &r) != nil || r.URITemplate == "" {
-			continue
-		}
-		out = append(out, readCall("template", argsynth.ExpandURI(r.URITemplate)))
-	}
-	return out
-}
-
-func readCall(kind, uri string) plannedCall {
-	b, _ := json.Marshal(map[string]string{"uri": uri})
-	return plannedCall{kind: kind, name: uri, phase: m.PhaseReadPrefix + textsafe.Text(uri, 512),
-		method: "resources/read", params: map[string]any{"uri": uri}, args: b, valid: true}
+// plan lists the calls to make (internal/schedule).
+func (x *exerciser) plan() []schedule.Call {
+	return schedule.Plan(schedule.Lists{Tools: x.ses.tools, Prompts: x.ses.prompts, Resources: x.ses.resources, Templates: x.ses.templates},
+		schedule.Selection{None: x.o.Calls == CallsNone, Tools: x.o.Tools, ToolArgs: x.o.ToolArgs})
 }
 
 // run makes the planned calls one at a time. It returns the segment that
@@ -170,15 +63,16 @@ func readCall(kind, uri string) plannedCall {
 // whether that server exited on its own.
 func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment) (*segment, bool) {
 	plan := x.plan()
-	deadline := time.Now().Add(x.o.Timing.CallBudget)
+	budget := schedule.NewBudget(x.o.Timing.CallBudget, x.o.Timing.CallTimeout, plan, nil)
 	restarted := false
 	for i, pc := range plan {
 		x.o.step(StepCalls, i, len(plan))
-		call := m.Call{Phase: pc.phase, Kind: pc.kind, Name: textsafe.Text(pc.name, 512), Args: pc.args, ArgsValid: pc.valid}
+		call := m.Call{Phase: pc.Phase, Kind: pc.Kind, Name: textsafe.Text(pc.Name, 512), Args: pc.Args, ArgsValid: pc.Valid}
+		timeout, ok := budget.Next(pc.Pass <= 1)
 		switch {
 		case seg == nil:
 			call.Outcome, call.Detail = m.CallSkipped, "the server could not be restarted"
-		case time.Now().After(deadline) || ctx.Err() != nil:
+		case !ok || ctx.Err() != nil:
 			call.Outcome, call.Detail = m.CallSkipped, "the time budget for calls was used up"
 		}
 		if call.Outcome != "" {
@@ -198,7 +92,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 			seg, restarted = next, true
 		}
 		call.Restarted, restarted = restarted, false
-		x.do(ctx, seg, pc, &call)
+		x.do(ctx, seg, pc, timeout, &call)
 		x.calls = append(x.calls, call)
 		if call.Outcome == m.CallServerDied && i < len(plan)-1 {
 			next, err := x.restart(ctx, seg, segments)
@@ -217,10 +111,10 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 }
 
 // do makes one call in its own window and records the outcome.
-func (x *exerciser) do(ctx context.Context, seg *segment, pc plannedCall, call *m.Call) {
-	seg.window(pc.phase, time.Now())
-	cctx, cancel := context.WithTimeout(ctx, x.o.Timing.CallTimeout)
-	raw, err := seg.client.Call(cctx, pc.method, pc.params)
+func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, timeout time.Duration, call *m.Call) {
+	seg.window(pc.Phase, time.Now())
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	raw, err := seg.client.Call(cctx, pc.Method, pc.Params)
 	cancel()
 	var rpc *mcpclient.RPCError
 	if err == nil || errors.As(err, &rpc) {
@@ -264,18 +158,19 @@ func (x *exerciser) settle(ctx context.Context, seg *segment) {
 
 // result records the content types of an answer and looks for canaries in
 // it: a server that returns a credential to the model leaks it.
-func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, call *m.Call) {
+func (x *exerciser) result(seg *segment, pc schedule.Call, raw json.RawMessage, call *m.Call) {
 	for _, h := range canary.NewFinder(x.cs.All()).Find(raw) {
-		seg.mcpHits[pc.phase] = append(seg.mcpHits[pc.phase], m.CanaryHit{Canary: h.Canary, How: m.HowMCPOutput,
-			Evidence: pc.method + " " + textsafe.Text(pc.name, 200), Encoding: h.Encoding})
+		seg.mcpHits[pc.Phase] = append(seg.mcpHits[pc.Phase], m.CanaryHit{Canary: h.Canary, How: m.HowMCPOutput,
+			Evidence: pc.Method + " " + textsafe.Text(pc.Name, 200), Encoding: h.Encoding})
 	}
 	// The model reads what a call returns: its text is judged like a
 	// description.
-	seg.ch.Result(pc.method, raw)
+	seg.ch.Result(pc.Method, raw)
 	var res struct {
 		IsError bool `json:"isError"`
 		Content []struct {
 			Type string `json:"type"`
+			Text string `json:"text"`
 		} `json:"content"`
 		Messages []struct {
 			Content struct {
@@ -311,9 +206,39 @@ func (x *exerciser) result(seg *segment, pc plannedCall, raw json.RawMessage, ca
 		}
 	}
 	slices.Sort(call.Content)
-	if res.IsError {
-		call.Outcome = m.CallError
+	first := ""
+	for _, c := range res.Content {
+		if c.Type == "text" && strings.TrimSpace(c.Text) != "" {
+			first = c.Text
+			break
+		}
 	}
+	if res.IsError || looksLikeError(first) {
+		// A result that says it failed is a failed call, whatever its
+		// isError: the behaviour behind it was not reached.
+		call.Outcome, call.Detail = m.CallError, textsafe.Text(x.cs.Redact(firstLine(first)), 200)
+	}
+}
+
+// errorOpening are how servers begin a result that reports a failure
+// without setting isError.
+var errorOpening = []string{"error:", "error ", "failed to ", "failed:", "exception:", "traceback (most recent call last)",
+	"an error occurred", "unable to ", "cannot ", "could not ", "invalid "}
+
+// looksLikeError reports a result text that opens as a failure report.
+func looksLikeError(text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	return slices.ContainsFunc(errorOpening, func(p string) bool { return strings.HasPrefix(t, p) })
+}
+
+// firstLine is text's first non-empty line.
+func firstLine(text string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 // restart collects the dead segment and starts the server again in a new

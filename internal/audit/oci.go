@@ -111,7 +111,7 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	}
 	plant := plantChoice(o, spec.Name+"@"+img.digest)
 	cs := canary.GenerateEnv(plant.Env())
-	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Target: m.Target{Ecosystem: m.EcosystemOCI, Name: spec.Name,
+	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Method: m.MethodVersion, Target: m.Target{Ecosystem: m.EcosystemOCI, Name: spec.Name,
 		Version: img.digest, Integrity: img.id, Entry: normalizeArgv(layout, argv), Supplied: suppliedHosts(o)}}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, sandboxID, o.Sandbox.Network

@@ -23,6 +23,9 @@ type ending struct {
 	exited bool
 	// handshake: initialize was answered.
 	handshake bool
+	// refused: why the opening was answered with an error ("" when it was
+	// not answered at all).
+	refused string
 	// status is the entrypoint's account of the last container
 	// ("exit RC T", …).
 	status sandbox.Status
@@ -51,6 +54,8 @@ func decideOutcome(e ending) m.Outcome {
 			out.ExitCode = &rc
 		}
 		return out
+	case !e.handshake && e.refused != "":
+		return m.Outcome{Status: m.StatusNoHandshake, Reason: e.refused}
 	case !e.handshake:
 		return m.Outcome{Status: m.StatusNoHandshake, Reason: "initialize was not answered within " + e.startupTimeout.String()}
 	default:

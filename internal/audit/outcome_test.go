@@ -23,6 +23,8 @@ func TestDecideOutcome(t *testing.T) {
 			m.Outcome{Status: m.StatusOK}},
 		{"ok ignores an exit note of a server the audit stopped", ending{handshake: true, status: sandbox.ParseStatus(exit3)},
 			m.Outcome{Status: m.StatusOK}},
+		{"a refused opening names the refusal, not a timeout", ending{startupTimeout: 35 * time.Second, refused: "the server answered the opening with an error: Unsupported protocol version (code -32602)"},
+			m.Outcome{Status: m.StatusNoHandshake, Reason: "the server answered the opening with an error: Unsupported protocol version (code -32602)"}},
 		{"no handshake names the startup timeout", ending{startupTimeout: 35 * time.Second},
 			m.Outcome{Status: m.StatusNoHandshake, Reason: "initialize was not answered within 35s"}},
 		{"crashed before initialize, with exit code", ending{exited: true, status: sandbox.ParseStatus(exit3)},

@@ -97,7 +97,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	plant := plantChoice(o, pkg.Name+"@"+pkg.Version)
 	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{
-		SchemaVersion: m.SchemaVersion,
+		SchemaVersion: m.SchemaVersion, Method: m.MethodVersion,
 		Target: m.Target{Ecosystem: eco.Name, Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
 			Entry: normalizeArgv(layout, argv), Service: pkg.Manifest.ServiceDomains(), Supplied: suppliedHosts(o)},
 	}

@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/merge"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Func is an audit of one server in runs runs: RunStable, or a stand-in
@@ -72,13 +74,19 @@ func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*R
 	if err != nil {
 		return res, err
 	}
+	man := res.Manifest
 	if w.err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return res, fmt.Errorf("witness run: %w", w.err)
+		// The traced run stands; the comparison is missing, which makes
+		// the verdict incomplete (internal/coverage), not the audit a
+		// runtime failure.
+		man.Run.WitnessRun = "failed: " + textsafe.Line(w.err.Error(), 300)
+		man.Coverage = coverage.Compute(man, notPlanned(o))
+		return res, nil
 	}
-	man := res.Manifest
+	man.Run.WitnessRun = "ran"
 	traced := differ.Run{Name: "traced", Manifest: man, Outside: res.outside,
 		Factors: []differ.Factor{{Name: "tracer", Value: "on"}, {Name: "clock", Value: "shim"}}}
 	witness := differ.Run{Name: "witness run", Manifest: w.res.Manifest, Outside: w.res.outside,
@@ -94,6 +102,7 @@ func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*R
 		man.Run.Notes = append(man.Run.Notes, "the witness run ended "+w.res.Manifest.Outcome.Status+", the traced run "+man.Outcome.Status)
 	}
 	m.Canonicalize(man)
+	man.Coverage = coverage.Compute(man, notPlanned(o))
 	return res, nil
 }
 

@@ -14,7 +14,7 @@ import (
 func TestWriteVersionsNewest(t *testing.T) {
 	dir := t.TempDir()
 	for _, v := range []string{"1.0.9", "1.0.10", "1.0.2", "2.0.0-rc.1"} {
-		man := &m.Manifest{SchemaVersion: 1, Target: m.Target{Ecosystem: "npm", Name: "@acme/mail-mcp", Version: v},
+		man := &m.Manifest{SchemaVersion: 1, Target: m.Target{Ecosystem: "npm", Name: "@acme/mail-mcp", Version: v}, Outcome: m.Outcome{Status: m.StatusOK},
 			Run: m.Run{StartedAt: "now", DurationMS: 5}}
 		p, err := Write(dir, man)
 		if err != nil {

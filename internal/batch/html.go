@@ -162,6 +162,7 @@ func tiles(es []entry) []tileView {
 		{len(es), "servers"},
 		{count(func(e entry) bool { return e.Status == StatusDone && e.Outcome == m.StatusOK }), "ran normally"},
 		{count(func(e entry) bool { return e.Verdict == m.VerdictFail }), "fail policy"},
+		{count(func(e entry) bool { return e.Verdict == m.VerdictIncomplete }), "incomplete: not audited as a verdict needs"},
 		{count(func(e entry) bool { return anyFinding(e, kindIn(policy.KindCanary)) }), "touch a planted canary"},
 		{count(func(e entry) bool { return anyFinding(e, matrixCols[0].has) }), "contact hosts unprompted"},
 		{count(func(e entry) bool { return anyFinding(e, kindIn(policy.KindCredential)) }), "send the credential they were given"},

@@ -35,11 +35,15 @@ type Record struct {
 	// Outcome is the manifest's outcome status (ok, crashed, …).
 	Outcome string `json:"outcome,omitempty"`
 	// Reason explains a failure or an outcome other than ok.
-	Reason   string         `json:"reason,omitempty"`
-	Manifest string         `json:"manifest,omitempty"` // path relative to the results directory
-	Digest   string         `json:"digest,omitempty"`   // sha256 of the manifest file
-	Verdict  string         `json:"verdict,omitempty"`  // pass or fail under the default policy
-	Counts   map[string]int `json:"counts,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	Manifest string `json:"manifest,omitempty"` // path relative to the results directory
+	Digest   string `json:"digest,omitempty"`   // sha256 of the manifest file
+	Verdict  string `json:"verdict,omitempty"`  // pass, incomplete or fail under the list's policy
+	// Coverage is the audit's coverage summary line; Incomplete why its
+	// verdict is incomplete.
+	Coverage   string         `json:"coverage,omitempty"`
+	Incomplete []string       `json:"incomplete,omitempty"`
+	Counts     map[string]int `json:"counts,omitempty"`
 	// Findings under the list's policy (its fail_on and allow-lists), so
 	// a merge needs only the records and manifests.
 	Findings []policy.Finding `json:"findings,omitempty"`

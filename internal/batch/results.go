@@ -204,10 +204,10 @@ func failures(b *bytes.Buffer, failed []entry) {
 }
 
 func allServers(b *bytes.Buffer, es []entry) {
-	fmt.Fprintf(b, "\n## All servers\n\n| server | version | status | verdict | critical | high | medium | low |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "\n## All servers\n\n| server | version | status | verdict | critical | high | medium | low | exercised |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, e := range es {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %d | %d | %d |\n", md(e.Server), md(e.Version), status(e), e.Verdict,
-			e.Counts["critical"], e.Counts["high"], e.Counts["medium"], e.Counts["low"])
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s |\n", md(e.Server), md(e.Version), status(e), e.Verdict,
+			e.Counts["critical"], e.Counts["high"], e.Counts["medium"], e.Counts["low"], md(strings.TrimPrefix(e.Coverage, "exercised: ")))
 	}
 }
 

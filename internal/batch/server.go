@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -70,10 +71,13 @@ func auditOne(ctx context.Context, d audit.Deps, o Options, s *config.Server) Re
 	rec.Ecosystem, rec.Name, rec.Version = man.Target.Ecosystem, man.Target.Name, man.Target.Version
 	rec.Manifest, rec.Digest = filepath.ToSlash(rel), "sha256:"+hex.EncodeToString(sum[:])
 	rec.Counts, rec.Findings = policy.Counts(fs), fs
-	rec.Verdict = m.VerdictPass
-	if policy.Failed(fs, pol.FailOn) {
-		rec.Verdict = m.VerdictFail
+	rec.Incomplete = coverage.Incomplete(man)
+	rec.Verdict = policy.Verdict(fs, pol, rec.Incomplete)
+	cov := man.Coverage
+	if cov == nil {
+		cov = coverage.Compute(man, "")
 	}
+	rec.Coverage = coverage.Summary(cov)
 	rec.Reason = outcomeReason(man)
 	return rec
 }

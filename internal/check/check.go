@@ -30,8 +30,11 @@ type Options struct {
 	NewReleases bool     // audit every version newer than the baseline
 	Force       bool     // audit even when the candidate is the baseline
 	FailOn      string   // overrides the configuration
-	Runs        int
-	Manifests   string // write candidate manifests here
+	// AllowIncomplete makes an incomplete audit a pass with a warning,
+	// whatever the configuration says.
+	AllowIncomplete bool
+	Runs            int
+	Manifests       string // write candidate manifests here
 	// Audit audits one candidate (nil: audit.RunStable).
 	Audit audit.Func
 	// Base carries the caller's audit settings (image, CA files, and a
@@ -113,13 +116,15 @@ func Run(ctx context.Context, deps audit.Deps, cfg *config.Config, o Options) ([
 // server could not be audited (the results are incomplete, so this comes
 // first), verdict.ErrFindings when one fails its policy, nil otherwise.
 func Outcome(reports []report.DiffReport) error {
-	var failed, broken int
+	var failed, broken, incomplete int
 	for _, r := range reports {
 		switch {
 		case r.Error != "":
 			broken++
 		case r.Result.Verdict == m.VerdictFail:
 			failed++
+		case r.Result.Verdict == m.VerdictIncomplete && r.Result.FailOn <= policy.Critical:
+			incomplete++
 		}
 	}
 	if broken > 0 {
@@ -127,6 +132,9 @@ func Outcome(reports []report.DiffReport) error {
 	}
 	if failed > 0 {
 		return verdict.ErrFindings
+	}
+	if incomplete > 0 {
+		return fmt.Errorf("%w: %d server(s)", verdict.ErrIncomplete, incomplete)
 	}
 	return nil
 }
@@ -147,7 +155,9 @@ func (c *checker) selected(names []string) ([]*config.Server, error) {
 }
 
 func (c *checker) policy(s *config.Server) policy.Policy {
-	return c.cfg.Policy(s, c.opts.FailOn)
+	pol := c.cfg.Policy(s, c.opts.FailOn)
+	pol.AllowIncomplete = pol.AllowIncomplete || c.opts.AllowIncomplete
+	return pol
 }
 
 func (c *checker) auditOptions(s *config.Server, tgt string) audit.Options {

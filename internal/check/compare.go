@@ -2,6 +2,7 @@ package check
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
@@ -83,8 +84,9 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
+	old, notes := c.sameMethod(ctx, s, old)
 	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
-		SuggestedAllow: Suggestion(man, pol, fs), Old: old, New: man}
+		SuggestedAllow: Suggestion(man, pol, fs), Old: old, New: man, Notes: notes}
 }
 
 // Suggestion is the allow-list a server without one could adopt (from
@@ -104,3 +106,28 @@ func Suggestion(man *m.Manifest, pol policy.Policy, fs []policy.Finding) *policy
 // baselineKey is where a server's baselines live: its ecosystem and the
 // name the manifest records (PEP 503's normalized name for pypi).
 func baselineKey(s *config.Server) (eco, name string) { return s.Spec.BaselineKey() }
+
+// sameMethod makes the baseline comparable with a candidate audited
+// under this method (manifest.MethodVersion): a baseline recorded under
+// another one would show this method's new calls, runs and eras as a rug
+// pull on every upgrade. The baseline's version is audited again under
+// the current method and that is compared; the recorded baseline still
+// carries any accepted risk. A local target has no old version to audit
+// again: it is compared as recorded, and the note says so.
+func (c *checker) sameMethod(ctx context.Context, s *config.Server, old *m.Manifest) (*m.Manifest, []string) {
+	if old.Method == m.MethodVersion {
+		return old, nil
+	}
+	was := max(old.Method, 1)
+	eco := s.Spec.Ecosystem()
+	if !eco.Registry {
+		return old, []string{fmt.Sprintf("the baseline was recorded under audit method %d (this mcp-audit audits under %d) and cannot be audited again (a local target): behaviour the newer method observes may show as new", was, m.MethodVersion)}
+	}
+	res, err := c.audit(ctx, c.deps, c.auditOptions(s, eco.Pin(s.Spec.Name, old.Target.Version)), c.opts.Runs)
+	if err != nil || res == nil || res.Manifest == nil {
+		return old, []string{fmt.Sprintf("the baseline was recorded under audit method %d (this mcp-audit audits under %d); auditing its version %s again failed, so it is compared as recorded: %v", was, m.MethodVersion, old.Target.Version, err)}
+	}
+	again := res.Manifest
+	again.AcceptedRisk = old.AcceptedRisk
+	return again, []string{fmt.Sprintf("the baseline %s was recorded under audit method %d; it was audited again under method %d and that is what the candidate is compared with", old.Target.Version, was, m.MethodVersion)}
+}

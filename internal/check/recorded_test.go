@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,12 +40,16 @@ func TestCheckOnRecordedManifests(t *testing.T) {
 	if _, err := baseline.Write(cfg.BaselineDir(), base); err != nil {
 		t.Fatal(err)
 	}
+	var audited []string
 	run := func(mutate func(*m.Manifest)) ([]string, error) {
+		audited = nil
 		fake := func(ctx context.Context, d audit.Deps, o audit.Options, runs int) (*audit.Result, error) {
-			if o.Target != "npm:@upstash/context7-mcp@4.1.2" {
-				t.Errorf("audited %q", o.Target)
-			}
+			audited = append(audited, o.Target)
 			man := recorded(t)
+			man.Method = m.MethodVersion
+			if o.Target == "npm:@upstash/context7-mcp@4.1.1" {
+				return &audit.Result{Manifest: man}, nil // the baseline's version, under this method
+			}
 			man.Target.Version = "4.1.2"
 			mutate(man)
 			return &audit.Result{Manifest: man}, nil
@@ -66,6 +71,11 @@ func TestCheckOnRecordedManifests(t *testing.T) {
 	}
 	if lines, err := run(func(*m.Manifest) {}); err != nil {
 		t.Errorf("the same behaviour: %v %v", err, lines)
+	}
+	// The recorded baseline is of method 1: its version was audited
+	// again, under this method, and compared.
+	if want := []string{"npm:@upstash/context7-mcp@4.1.2", "npm:@upstash/context7-mcp@4.1.1"}; !slices.Equal(audited, want) {
+		t.Errorf("audited %v, want %v", audited, want)
 	}
 	lines, err := run(func(man *m.Manifest) {
 		for i := range man.Phases {

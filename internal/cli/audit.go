@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -20,36 +21,37 @@ import (
 // from them by options.
 type auditFlags struct {
 	commonFlags
-	out            string
-	format         formatFlag
-	bin            string
-	cmd            string
-	env            stringList
-	canaryEnv      stringList
-	failOn         string
-	network        string
-	startupTimeout time.Duration
-	idleQuiet      time.Duration
-	idleMin        time.Duration
-	idleMax        time.Duration
-	dwell          time.Duration
-	timeout        time.Duration
-	memory         int64
-	pids           int64
-	keepTrace      string
-	evidence       string
-	responses      stringList
-	upstream       string
-	calls          string
-	tools          stringList
-	toolArgs       stringList
-	callTimeout    time.Duration
-	callBudget     time.Duration
-	scripts        string
-	installTimeout time.Duration
-	transport      string
-	httpPort       int
-	httpPath       string
+	out             string
+	format          formatFlag
+	bin             string
+	cmd             string
+	env             stringList
+	canaryEnv       stringList
+	failOn          string
+	allowIncomplete bool
+	network         string
+	startupTimeout  time.Duration
+	idleQuiet       time.Duration
+	idleMin         time.Duration
+	idleMax         time.Duration
+	dwell           time.Duration
+	timeout         time.Duration
+	memory          int64
+	pids            int64
+	keepTrace       string
+	evidence        string
+	responses       stringList
+	upstream        string
+	calls           string
+	tools           stringList
+	toolArgs        stringList
+	callTimeout     time.Duration
+	callBudget      time.Duration
+	scripts         string
+	installTimeout  time.Duration
+	transport       string
+	httpPort        int
+	httpPath        string
 }
 
 func runAudit(ctx context.Context, env *Env, args []string) error {
@@ -99,10 +101,10 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	if err := writeEvidence(evidencePath(f.out, f.evidence), res); err != nil {
 		return err
 	}
-	pol := policy.Policy{FailOn: failOn}
+	pol := policy.Policy{FailOn: failOn, AllowIncomplete: f.allowIncomplete}
 	findings := policy.Evaluate(res.Manifest, pol)
 	if !f.quiet {
-		report.Summary(env.Stderr, res.Manifest, findings, failOn)
+		report.Summary(env.Stderr, res.Manifest, findings, pol)
 		report.AllowBlock(env.Stderr, policy.SuggestAllow(res.Manifest, findings), "")
 	}
 	if f.format != report.FormatText {
@@ -116,10 +118,7 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 			return err
 		}
 	}
-	if policy.Failed(findings, failOn) {
-		return verdict.ErrFindings
-	}
-	return nil
+	return verdict.Gate(policy.Verdict(findings, pol, coverage.Incomplete(res.Manifest)), pol.FailOn > policy.Critical)
 }
 
 func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
@@ -132,6 +131,7 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Var(&f.env, "env", "extra environment variable NAME=VALUE for the server (repeatable)")
 	fs.Var(&f.canaryEnv, "canary-env", "environment variable the server needs, filled with a canary (repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above: info, low, medium, high, critical, none")
+	fs.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "an incomplete audit (the server did not start, answer or work; calls skipped; a cut trace) passes with a warning instead of exiting 4")
 	fs.StringVar(&f.network, "network", audit.DefaultNetwork, "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
 	fs.StringVar(&f.transport, "transport", audit.TransportStdio, "how the server speaks MCP: stdio, or http (Streamable HTTP, reached through the sink)")
 	fs.IntVar(&f.httpPort, "http-port", audit.DefaultHTTPPort, "with --transport http: the port the server listens on inside the sandbox")

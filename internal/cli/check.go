@@ -23,6 +23,7 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	format := registerFormat(fs, " (html: the side-by-side rug-pull view; sarif: results on each server's version line in --config)")
 	out := fs.String("o", "", "write the report here (default: stdout)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "override the configuration's fail_on")
+	fs.BoolVar(&o.AllowIncomplete, "allow-incomplete", false, "an incomplete audit passes with a warning instead of exiting 4 (the configuration's allow_incomplete, for every server)")
 	fs.IntVar(&o.Runs, "runs", 1, "audit each version N times and keep only behavior seen every time")
 	fs.StringVar(&o.Manifests, "manifests", "", "also write each audited manifest under this directory")
 	fs.StringVar(&o.Base.Sandbox.Network, "network", "", "override the configuration's network mode")

@@ -24,6 +24,7 @@ const (
 	ExitFindings    = 1   // findings at or above --fail-on
 	ExitUsage       = 2   // bad flags, arguments, config or target
 	ExitRuntime     = 3   // the tool could not do its job (Docker unreachable, …)
+	ExitIncomplete  = 4   // nothing failed, but a server could not be audited as a verdict needs
 	ExitInterrupted = 130 // Ctrl-C
 )
 
@@ -104,6 +105,8 @@ func exitCode(err error, stderr io.Writer, ctx context.Context) int {
 		return ExitOK
 	case errors.Is(err, verdict.ErrFindings):
 		return ExitFindings
+	case errors.Is(err, verdict.ErrIncomplete):
+		return ExitIncomplete
 	case errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, ctx.Err())):

@@ -17,6 +17,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "diff")
 	format := registerFormat(fs, " (html: the side-by-side rug-pull view)")
 	failOn := fs.String("fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above this severity")
+	allowIncomplete := fs.Bool("allow-incomplete", false, "a candidate whose audit is incomplete passes with a warning instead of exiting 4")
 	cfgPath := fs.String("config", "", "take allow-lists from this configuration…")
 	server := fs.String("server", "", "…for this server")
 	out := fs.String("o", "", "write the report here (default: stdout)")
@@ -32,7 +33,7 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
-	pol := policy.Policy{FailOn: sev}
+	pol := policy.Policy{FailOn: sev, AllowIncomplete: *allowIncomplete}
 	var cfg *config.Config
 	if *cfgPath != "" {
 		if cfg, err = loadConfig(*cfgPath); err != nil {

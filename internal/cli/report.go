@@ -24,6 +24,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 	fl := newFlagSet(env, "report")
 	format := registerFormat(fl, " (sarif: results on each server's version line in --config)")
 	failOn := fl.String("fail-on", "", "exit 1 when a finding is at or above this severity (default: the configuration's, else high)")
+	allowIncomplete := fl.Bool("allow-incomplete", false, "an incomplete audit passes with a warning instead of exiting 4")
 	cfgPath := fl.String("config", "", "judge with this configuration's policy and allow-lists…")
 	server := fl.String("server", "", "…of this server (default: the server auditing each manifest's package)")
 	out := fl.String("o", "", "write the report here (default: stdout)")
@@ -56,6 +57,7 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
+		pol.AllowIncomplete = pol.AllowIncomplete || *allowIncomplete
 		mans = append(mans, man)
 		reports = append(reports, judged(name, man, pol))
 	}
@@ -138,7 +140,7 @@ func writeReport(env *Env, format, out string, cfg *config.Config, mans []*m.Man
 			if i > 0 {
 				buf.WriteString("\n")
 			}
-			report.Summary(&buf, mans[i], r.Result.Findings, r.Result.FailOn)
+			report.Summary(&buf, mans[i], r.Result.Findings, r.Result.Policy())
 			if r.SuggestedAllow != nil {
 				report.AllowBlock(&buf, *r.SuggestedAllow, "")
 			}

@@ -34,6 +34,9 @@ type Config struct {
 	Path string `yaml:"-"`
 	// FailOn is the default failure threshold.
 	FailOn string `yaml:"fail_on"`
+	// AllowIncomplete makes an incomplete audit a pass with a warning
+	// for every server (each server can set it too).
+	AllowIncomplete bool `yaml:"allow_incomplete"`
 	// Network is the default network mode.
 	Network string `yaml:"network"`
 	// Idle bounds the idle phase.
@@ -98,6 +101,9 @@ type Server struct {
 	HTTPPath  string       `yaml:"http_path"`
 	FailOn    string       `yaml:"fail_on"`
 	Allow     policy.Allow `yaml:"allow"`
+	// AllowIncomplete makes this server's incomplete audit a pass with a
+	// warning.
+	AllowIncomplete bool `yaml:"allow_incomplete"`
 	// Timeout is the hard limit on one audit of this server (default
 	// 10m, or batch --timeout).
 	Timeout Duration `yaml:"timeout"`
@@ -111,11 +117,12 @@ type Server struct {
 }
 
 type raw struct {
-	FailOn    string    `yaml:"fail_on"`
-	Network   string    `yaml:"network"`
-	Idle      Idle      `yaml:"idle"`
-	Baselines string    `yaml:"baselines"`
-	Servers   yaml.Node `yaml:"servers"`
+	FailOn          string    `yaml:"fail_on"`
+	AllowIncomplete bool      `yaml:"allow_incomplete"`
+	Network         string    `yaml:"network"`
+	Idle            Idle      `yaml:"idle"`
+	Baselines       string    `yaml:"baselines"`
+	Servers         yaml.Node `yaml:"servers"`
 }
 
 // Load reads and validates a configuration file.
@@ -142,7 +149,7 @@ func Parse(path string, data []byte) (*Config, error) {
 		line, msg := errorLine(err, 0)
 		return nil, fail(line, "%s", msg)
 	}
-	c := &Config{Path: path, FailOn: r.FailOn, Network: r.Network, Idle: r.Idle, Baselines: r.Baselines}
+	c := &Config{Path: path, FailOn: r.FailOn, AllowIncomplete: r.AllowIncomplete, Network: r.Network, Idle: r.Idle, Baselines: r.Baselines}
 	if c.Baselines == "" {
 		c.Baselines = "baselines"
 	}
@@ -470,5 +477,5 @@ func (c *Config) Policy(s *Server, failOnFlag string) policy.Policy {
 			failOn, _ = policy.ParseSeverity(v)
 		}
 	}
-	return policy.Policy{Allow: s.Allow, FailOn: failOn}
+	return policy.Policy{Allow: s.Allow, FailOn: failOn, AllowIncomplete: c.AllowIncomplete || s.AllowIncomplete}
 }

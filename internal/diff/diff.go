@@ -53,8 +53,16 @@ type Result struct {
 	Changes  []Change         `json:"changes"`
 	Findings []policy.Finding `json:"findings"`
 	FailOn   policy.Severity  `json:"fail_on"`
-	Verdict  string           `json:"verdict"` // pass or fail
-	Counts   map[string]int   `json:"counts"`
+	Verdict  string           `json:"verdict"` // pass, incomplete or fail
+	// Incomplete are why the new version's audit could not observe what a
+	// verdict needs (internal/coverage); the verdict is incomplete unless
+	// the policy allows it.
+	Incomplete []string `json:"incomplete,omitempty"`
+	// Coverage is the new version's coverage summary line.
+	Coverage string `json:"coverage,omitempty"`
+	// AllowIncomplete: the policy accepted an incomplete audit.
+	AllowIncomplete bool           `json:"allow_incomplete,omitempty"`
+	Counts          map[string]int `json:"counts"`
 	// AcceptedRisk is the baseline's record of harmful findings a reviewer
 	// accepted; they fail all the same, and reports show why they were
 	// accepted.
@@ -76,13 +84,9 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 	r.requests(old, new)
 	r.calls(old, new)
 	r.findings(old, new, pol)
+	r.coverageFindings(old, new)
 	r.AcceptedRisk = old.AcceptedRisk
-	r.FailOn = pol.FailOn
-	r.Verdict = m.VerdictPass
-	if policy.Failed(r.Findings, pol.FailOn) {
-		r.Verdict = m.VerdictFail
-	}
-	r.Counts = policy.Counts(r.Findings)
+	r.judge(new, pol)
 	slices.SortStableFunc(r.Changes, func(a, b Change) int {
 		return cmp.Or(strings.Compare(areaOrder(a.Area), areaOrder(b.Area)), strings.Compare(a.Phase, b.Phase),
 			strings.Compare(a.Subject, b.Subject), strings.Compare(a.Op, b.Op), strings.Compare(a.Detail, b.Detail))
@@ -394,10 +398,6 @@ func (r *Result) findings(old, new *m.Manifest, pol policy.Policy) {
 		}
 		added[k] = true
 		r.Findings = append(r.Findings, f)
-	}
-	if old.Outcome.Status == m.StatusOK && new.Outcome.Status != m.StatusOK {
-		r.Findings = append(r.Findings, policy.Finding{Severity: policy.Low, Kind: policy.KindOutcome, Subject: new.Outcome.Status,
-			Summary: "the new version no longer runs normally: " + new.Outcome.Reason})
 	}
 	supplied := suppliedEmails(new)
 	for _, c := range r.Changes {

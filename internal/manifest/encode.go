@@ -16,6 +16,9 @@ import (
 // incompatible version of mcp-audit.
 var ErrSchemaVersion = errors.New("unsupported manifest schema version")
 
+// ErrNotManifest is returned for JSON that is not an mcp-audit manifest.
+var ErrNotManifest = errors.New("not an mcp-audit manifest")
+
 // Encode returns the canonical JSON encoding of m: slices sorted and
 // de-duplicated, nil slices written as [], two-space indent, no HTML
 // escaping, trailing newline. Encode canonicalizes a copy; m is unchanged.
@@ -48,6 +51,11 @@ func Decode(data []byte) (*Manifest, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("decoding manifest: %w", err)
+	}
+	// A file with a schema version and nothing else is no audit: judging
+	// it would pass a server nobody ran.
+	if m.Target.Ecosystem == "" || m.Target.Name == "" || m.Outcome.Status == "" {
+		return nil, fmt.Errorf("%w: it names no audited target or outcome", ErrNotManifest)
 	}
 	return &m, nil
 }

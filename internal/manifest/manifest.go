@@ -16,18 +16,31 @@ import (
 	"time"
 )
 
-// SchemaVersion is the version of the manifest format written by this package.
-const SchemaVersion = 1
+// SchemaVersion is the version of the manifest format written by this
+// package. Version 2 added coverage, method, and the fields of the
+// 2026-07-28 protocol revision; version 1 manifests are still read.
+const SchemaVersion = 2
+
+// MethodVersion is the version of what an audit observes — the calls it
+// makes, the runs it compares, the protocol eras it speaks. A baseline
+// recorded under another method is no baseline for a candidate audited
+// under this one: new calls would look like new behavior (check audits
+// the baseline's version again, under this method). Version 1 is every
+// manifest that records none.
+const MethodVersion = 2
 
 // Manifest is the behavior record of one audit.
 type Manifest struct {
-	SchemaVersion int        `json:"schema_version"`
-	Target        Target     `json:"target"`
-	Outcome       Outcome    `json:"outcome"`
-	Server        ServerInfo `json:"server"`
-	Tools         []Tool     `json:"tools"`
-	Prompts       []Prompt   `json:"prompts"`
-	Resources     []Resource `json:"resources"`
+	SchemaVersion int `json:"schema_version"`
+	// Method is the MethodVersion the audit observed under; absent (0)
+	// for manifests of method 1.
+	Method    int        `json:"method,omitempty"`
+	Target    Target     `json:"target"`
+	Outcome   Outcome    `json:"outcome"`
+	Server    ServerInfo `json:"server"`
+	Tools     []Tool     `json:"tools"`
+	Prompts   []Prompt   `json:"prompts"`
+	Resources []Resource `json:"resources"`
 	// ResourceTemplates are listed by resources/templates/list; omitted
 	// when the server offers none.
 	ResourceTemplates []ResourceTemplate `json:"resource_templates,omitempty"`
@@ -43,6 +56,9 @@ type Manifest struct {
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`
+	// Coverage is how much of the server the audit exercised (coverage.go);
+	// absent in manifests of schema version 1.
+	Coverage *Coverage `json:"coverage,omitempty"`
 	// Run is metadata about this particular execution. Diffs ignore it.
 	Run Run `json:"run"`
 	// AcceptedRisk is set only in a baseline recorded with
@@ -435,6 +451,10 @@ type Run struct {
 	// subset of the undeclared ones.
 	CanaryEnv        []string      `json:"canary_env,omitempty"`
 	WitnessCanaryEnv []string      `json:"witness_canary_env,omitempty"`
+	// WitnessRun is what became of the witness run when one was asked
+	// for: "ran", or "failed: REASON" (the comparison is then missing, and
+	// the verdict incomplete).
+	WitnessRun string `json:"witness_run,omitempty"`
 	PhaseTimingMS    []PhaseTiming `json:"phase_timing_ms"`
 	// ServerTime is how much time the server's own clock saw (the clock
 	// shim runs it faster than real time); nil for older manifests.

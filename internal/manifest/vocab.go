@@ -122,8 +122,14 @@ const (
 const (
 	// VerdictPass means no finding reached the policy's fail-on severity.
 	VerdictPass = "pass"
-	// VerdictFail means at least one finding did.
+	// VerdictFail means at least one finding did, or one is harmful
+	// under any threshold.
 	VerdictFail = "fail"
+	// VerdictIncomplete means nothing failed, but the audit could not
+	// observe what a verdict needs (the server did not run, answer or
+	// work, calls were skipped, the trace was cut): what was not audited
+	// cannot pass.
+	VerdictIncomplete = "incomplete"
 )
 
 // Areas of a manifest a behavior change is reported in (diff.Change.Area).

@@ -66,6 +66,25 @@ func (f Finding) Key() string { return f.Kind + "\x00" + f.Phase + "\x00" + f.Su
 type Policy struct {
 	Allow  Allow
 	FailOn Severity
+	// AllowIncomplete turns an incomplete verdict into a pass with a
+	// warning (--allow-incomplete, allow_incomplete: in mcp-audit.yml).
+	AllowIncomplete bool
+}
+
+// Verdict decides: fail when a finding is at or above the threshold or
+// harmful (Failed), else incomplete when the audit could not observe what
+// a verdict needs (incomplete: the reasons, internal/coverage) unless the
+// policy allows it, else pass. Under fail_on none nothing fails, and an
+// incomplete audit is still called so (the exit status is the caller's
+// to decide: report only).
+func Verdict(fs []Finding, pol Policy, incomplete []string) string {
+	switch {
+	case Failed(fs, pol.FailOn):
+		return m.VerdictFail
+	case len(incomplete) > 0 && !pol.AllowIncomplete:
+		return m.VerdictIncomplete
+	}
+	return m.VerdictPass
 }
 
 // DefaultFailOn is the threshold used when none is configured.

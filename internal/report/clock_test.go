@@ -26,7 +26,7 @@ func TestClockLine(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	man := &m.Manifest{Run: m.Run{ServerTime: &m.ServerTime{Rate: 200, CoveredMS: []m.PhaseTiming{{Phase: m.PhaseIdle, MS: 910_000}}}}}
-	Summary(&buf, man, nil, policy.High)
+	Summary(&buf, man, nil, policy.Policy{FailOn: policy.High})
 	if !strings.Contains(buf.String(), "\n  clock:   server clock covered 15m10s of startup+idle (200x real time)\n") {
 		t.Errorf("summary lacks the clock line:\n%s", buf.String())
 	}

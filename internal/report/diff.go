@@ -37,6 +37,9 @@ type DiffReport struct {
 	SuggestedAllow *policy.Allow `json:"suggested_allow,omitempty"`
 	// Error is set when the audit of this server could not run.
 	Error string `json:"error,omitempty"`
+	// Notes say what the check did that a reader must know (a baseline
+	// audited again under the current method).
+	Notes []string `json:"notes,omitempty"`
 	// Old and New are the compared manifests, when at hand, for the
 	// side-by-side HTML view (Old is nil without a baseline).
 	Old *m.Manifest `json:"-"`
@@ -97,6 +100,12 @@ func textDiff(w io.Writer, r DiffReport) {
 		return
 	}
 	res := r.Result
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", textsafe.Line(n, 1000))
+	}
+	if res.Coverage != "" {
+		fmt.Fprintf(w, "  %s\n", textsafe.Line(res.Coverage, 500))
+	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(w, "findings: none")
 	} else {
@@ -126,6 +135,9 @@ func textDiff(w io.Writer, r DiffReport) {
 		fmt.Fprintf(w, "accepted risk (recorded in the baseline %s): %s\n", line(ar.At), textsafe.Line(ar.Reason, 1000))
 	}
 	fmt.Fprintf(w, "verdict: %s (fail on %s)\n", res.Verdict, res.FailOn)
+	for _, reason := range res.Incomplete {
+		fmt.Fprintf(w, "  incomplete: %s\n", textsafe.Line(reason, 1000))
+	}
 	switch {
 	case r.NotAcceptable != "":
 		fmt.Fprintf(w, "not offered as a baseline: %s\n", r.NotAcceptable)
@@ -143,18 +155,23 @@ const MarkdownMarker = "<!-- mcp-audit-report -->"
 var icons = map[policy.Severity]string{policy.Critical: "🔴", policy.High: "🟠", policy.Medium: "🟡", policy.Low: "🔵", policy.Info: "⚪"}
 
 func markdownDiffs(w io.Writer, reports []DiffReport) error {
-	failed := 0
+	failed, incomplete := 0, 0
 	for _, r := range reports {
-		if r.Error != "" || r.Result != nil && r.Result.Verdict == m.VerdictFail {
+		switch {
+		case r.Error != "" || r.Result != nil && r.Result.Verdict == m.VerdictFail:
 			failed++
+		case r.Result != nil && r.Result.Verdict == m.VerdictIncomplete:
+			incomplete++
 		}
 	}
 	fmt.Fprintln(w, MarkdownMarker)
 	switch {
 	case len(reports) == 0:
 		fmt.Fprintln(w, "## mcp-audit: no MCP servers to check")
-	case failed == 0:
+	case failed == 0 && incomplete == 0:
 		fmt.Fprintf(w, "## mcp-audit: ✅ %d server(s) within policy\n", len(reports))
+	case failed == 0:
+		fmt.Fprintf(w, "## mcp-audit: ⚠️ %d of %d server(s) could not be audited completely\n", incomplete, len(reports))
 	default:
 		fmt.Fprintf(w, "## mcp-audit: ❌ %d of %d server(s) fail policy\n", failed, len(reports))
 	}
@@ -166,8 +183,11 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 		}
 		res := r.Result
 		verdict := "✅ within policy"
-		if res.Verdict == m.VerdictFail {
+		switch res.Verdict {
+		case m.VerdictFail:
 			verdict = "❌ fails policy"
+		case m.VerdictIncomplete:
+			verdict = "⚠️ incomplete: not audited as a verdict needs"
 		}
 		fmt.Fprintf(w, "%s (fails on %s and above). ", verdict, res.FailOn)
 		if !r.Baseline {
@@ -176,6 +196,18 @@ func markdownDiffs(w io.Writer, reports []DiffReport) error {
 			fmt.Fprintf(w, "%d behavior change(s) since the baseline.", len(res.Changes))
 		}
 		fmt.Fprintln(w)
+		if res.Coverage != "" {
+			fmt.Fprintf(w, "\n%s\n", md(res.Coverage))
+		}
+		for _, reason := range res.Incomplete {
+			fmt.Fprintf(w, "\n- ⚠️ %s", md(reason))
+		}
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "\n- ℹ️ %s", md(n))
+		}
+		if len(res.Incomplete)+len(r.Notes) > 0 {
+			fmt.Fprintln(w)
+		}
 		if len(res.Findings) > 0 {
 			fmt.Fprintln(w, "\n| Severity | Finding | Phase | Evidence |\n|---|---|---|---|")
 			for _, f := range res.Findings {

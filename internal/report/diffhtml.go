@@ -26,6 +26,9 @@ type diffView struct {
 	Old, New      string
 	Baseline      bool
 	Verdict       string
+	Coverage      string
+	Incomplete    []string
+	Notes         []string
 	Error         string
 	Findings      []findingView
 	Areas         []sideArea
@@ -45,6 +48,13 @@ func htmlDiffs(w io.Writer, reports []DiffReport) error {
 			Accept: textsafe.Line(r.Accept, 1000), NotAcceptable: textsafe.Line(r.NotAcceptable, 1000)}
 		if res := r.Result; res != nil {
 			v.Old, v.New, v.Verdict = line(res.Old.Version), line(res.New.Version), res.Verdict
+			v.Coverage = textsafe.Line(res.Coverage, 500)
+			for _, s := range res.Incomplete {
+				v.Incomplete = append(v.Incomplete, textsafe.Line(s, 1000))
+			}
+			for _, s := range r.Notes {
+				v.Notes = append(v.Notes, textsafe.Line(s, 1000))
+			}
 			for _, f := range res.Findings {
 				v.Findings = append(v.Findings, findingView{f.Severity.String(), textsafe.Line(f.Summary, 1000),
 					textsafe.Line(f.Where(), 300), textsafe.Line(f.Evidence, 2000)})

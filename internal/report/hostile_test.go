@@ -45,7 +45,7 @@ func TestRenderersNeutralizeHostileText(t *testing.T) {
 		}
 	}
 	outputs["summary"] = &bytes.Buffer{}
-	Summary(outputs["summary"], man, findings, policy.High)
+	Summary(outputs["summary"], man, findings, policy.Policy{FailOn: policy.High})
 	outputs["sarif"] = &bytes.Buffer{}
 	if err := (SARIF{}).Write(outputs["sarif"], reports); err != nil {
 		t.Fatal(err)

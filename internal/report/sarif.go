@@ -1,6 +1,9 @@
 package report
 
 import (
+	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 
 	"crypto/sha256"
@@ -35,6 +38,8 @@ type sarifLog struct {
 type sarifRun struct {
 	Tool    sarifTool     `json:"tool"`
 	Results []sarifResult `json:"results"`
+	// Properties carry each server's verdict and coverage.
+	Properties map[string]any `json:"properties,omitempty"`
 }
 
 type sarifTool struct {
@@ -90,6 +95,7 @@ type sarifLocation struct {
 
 var ruleText = map[string]string{
 	policy.KindCanary:        "A planted fake credential was read, modified, sent or returned",
+	KindIncomplete:           "The server could not be audited as a verdict needs (it did not start, answer or work; calls were skipped; the trace was cut)",
 	policy.KindPersistence:   "Modified a shell startup, autostart or scheduling file",
 	policy.KindAIConfig:      "Accessed AI client configuration",
 	policy.KindSensitive:     "Accessed a credential or private file",
@@ -123,6 +129,19 @@ func level(s policy.Severity) string {
 
 func securitySeverity(s policy.Severity) string {
 	return []string{"1.0", "3.0", "5.5", "8.0", "9.5"}[min(int(s), 4)]
+}
+
+// KindIncomplete is the SARIF rule of a server whose audit was
+// incomplete (manifest.VerdictIncomplete).
+const KindIncomplete = "incomplete"
+
+// lines cleans each text of ss for one line.
+func lines(ss []string) []string {
+	out := []string{}
+	for _, s := range ss {
+		out = append(out, textsafe.Line(s, 1000))
+	}
+	return out
 }
 
 // Write renders the findings of reports.
@@ -166,6 +185,31 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			})
 		}
 	}
+	// A server that could not be audited as a verdict needs is a result of
+	// its own: code scanning shows it rather than a clean run.
+	var servers []map[string]any
+	for _, r := range reports {
+		if r.Result == nil {
+			continue
+		}
+		servers = append(servers, map[string]any{"server": line(r.Server), "version": line(r.Result.New.Version),
+			"verdict": r.Result.Verdict, "coverage": textsafe.Line(r.Result.Coverage, 500), "incomplete": lines(r.Result.Incomplete)})
+		if r.Result.Verdict != m.VerdictIncomplete {
+			continue
+		}
+		if _, ok := used[KindIncomplete]; !ok {
+			used[KindIncomplete] = policy.Medium
+		}
+		var loc sarifLocation
+		loc.PhysicalLocation.ArtifactLocation.URI = cfg
+		loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
+		msg := fmt.Sprintf("%s %s could not be audited as a verdict needs: %s", r.Result.New.Name, r.Result.New.Version, strings.Join(r.Result.Incomplete, "; "))
+		sum := sha256.Sum256([]byte(r.Server + "\x00" + KindIncomplete))
+		results = append(results, sarifResult{RuleID: KindIncomplete, Level: level(policy.Medium), Message: sarifText{Text: textsafe.Line(msg, 4000)},
+			Locations: []sarifLocation{loc}, PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
+			Properties: map[string]any{"security-severity": securitySeverity(policy.Medium), "severity": policy.Medium.String(),
+				"server": line(r.Server), "version": line(r.Result.New.Version)}})
+	}
 	var kinds []string
 	for k := range used {
 		kinds = append(kinds, k)
@@ -195,7 +239,8 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Version: "2.1.0",
 		Runs: []sarifRun{{Tool: sarifTool{Driver: sarifDriver{Name: "mcp-audit",
-			InformationURI: "https://github.com/mcp-audit/mcp-audit", Version: s.Version, Rules: rules}}, Results: results}},
+			InformationURI: "https://github.com/mcp-audit/mcp-audit", Version: s.Version, Rules: rules}}, Results: results,
+			Properties: map[string]any{"servers": servers}}},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
@@ -16,8 +17,9 @@ import (
 const maxListed = 40
 
 // Summary writes the short human summary of one audit: what ran, how it
-// ended, what it did per phase, and the findings with evidence.
-func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn policy.Severity) {
+// ended, how much of it was exercised, what it did per phase, the
+// findings with evidence, and the verdict with its reason.
+func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, pol policy.Policy) {
 	t := man.Target
 	fmt.Fprintf(w, "mcp-audit: %s %s@%s\n", line(t.Ecosystem), line(t.Name), line(t.Version))
 	status := man.Outcome.Status
@@ -52,6 +54,11 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 		}
 		fmt.Fprintf(w, "  calls:   %d made: %s\n", len(man.Calls), strings.Join(parts, ", "))
 	}
+	cov := man.Coverage
+	if cov == nil {
+		cov = coverage.Compute(man, "")
+	}
+	fmt.Fprintf(w, "  %s\n", textsafe.Line(coverage.Summary(cov), 500))
 	if c := clockLine(man.Run.ServerTime); c != "" {
 		fmt.Fprintf(w, "  clock:   %s\n", c)
 	}
@@ -90,12 +97,47 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, failOn pol
 			writeFinding(w, f)
 		}
 	}
-	if policy.Failed(findings, failOn) {
-		fmt.Fprintf(w, "verdict: FAIL (findings at or above %s)\n", failOn)
-	} else {
-		fmt.Fprintf(w, "verdict: pass (nothing at or above %s)\n", failOn)
+	writeVerdict(w, findings, pol, coverage.Incomplete(man))
+}
+
+// writeVerdict prints the verdict with its real reason: the findings at
+// or above the threshold, or the harm that fails at any threshold, or
+// what the audit could not observe.
+func writeVerdict(w io.Writer, findings []policy.Finding, pol policy.Policy, incomplete []string) {
+	reasons := func() {
+		for _, r := range incomplete {
+			fmt.Fprintf(w, "  - %s\n", textsafe.Line(r, 1000))
+		}
+	}
+	above, harmful := 0, 0
+	for _, f := range findings {
+		switch {
+		case f.Severity >= pol.FailOn:
+			above++
+		case policy.Harmful(f):
+			harmful++
+		}
+	}
+	switch v := policy.Verdict(findings, pol, incomplete); {
+	case pol.FailOn > policy.Critical:
+		fmt.Fprintf(w, "verdict: report only (--fail-on none): %s\n", v)
+		reasons()
+	case v == m.VerdictFail && above > 0:
+		fmt.Fprintf(w, "verdict: FAIL (%s at or above %s)\n", plural(above, "finding", "findings"), pol.FailOn)
+	case v == m.VerdictFail:
+		fmt.Fprintf(w, "verdict: FAIL (%s, which fail at any threshold)\n", plural(harmful, "harmful finding", "harmful findings"))
+	case v == m.VerdictIncomplete:
+		fmt.Fprintf(w, "verdict: INCOMPLETE (nothing at or above %s, but the audit could not observe what a verdict needs; --allow-incomplete to accept)\n", pol.FailOn)
+		reasons()
+	case len(incomplete) > 0:
+		fmt.Fprintf(w, "verdict: pass (nothing at or above %s; incomplete, allowed)\n", pol.FailOn)
+		reasons()
+	default:
+		fmt.Fprintf(w, "verdict: pass (nothing at or above %s)\n", pol.FailOn)
 	}
 }
+
+
 
 func phaseLine(p m.Phase) string {
 	var parts []string

@@ -50,7 +50,7 @@ func TestSummary(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	fs := policy.Evaluate(man, policy.Policy{})
-	Summary(&buf, man, fs, policy.High)
+	Summary(&buf, man, fs, policy.Policy{FailOn: policy.High})
 	golden(t, "summary.txt", buf.Bytes())
 }
 
@@ -66,6 +66,6 @@ func TestSummaryUnstable(t *testing.T) {
 		},
 	}
 	var buf bytes.Buffer
-	Summary(&buf, man, nil, policy.High)
+	Summary(&buf, man, nil, policy.Policy{FailOn: policy.High})
 	golden(t, "summary-unstable.txt", buf.Bytes())
 }

@@ -102,7 +102,7 @@ func (st *state) addVersion(a batch.Audited, generated string, sum *Summary) (bo
 	}
 	sha := sha256.Sum256(a.Data)
 	v := Version{Version: t.Version, Manifest: p.Manifest, Digest: "sha256:" + hex.EncodeToString(sha[:]), Status: a.Manifest.Outcome.Status,
-		Verdict: a.Verdict, Counts: a.Counts, Published: published(a.AuditedAt, generated)}
+		Verdict: a.Verdict, Counts: a.Counts, Coverage: textsafe.Line(a.Coverage, 300), Published: published(a.AuditedAt, generated)}
 	if v.Counts == nil {
 		v.Counts = map[string]int{}
 	}

@@ -69,8 +69,10 @@ type Version struct {
 	Status   string         `json:"status"`
 	Verdict  string         `json:"verdict"`
 	Counts   map[string]int `json:"counts"`
-	ToolHive string         `json:"toolhive_profile,omitempty"`
-	Docker   string         `json:"docker_allow_hosts,omitempty"`
+	// Coverage is the audit's coverage summary line.
+	Coverage string `json:"coverage,omitempty"`
+	ToolHive string `json:"toolhive_profile,omitempty"`
+	Docker   string `json:"docker_allow_hosts,omitempty"`
 	// Published is when the version was first published: the time its
 	// audit finished.
 	Published string `json:"published"`

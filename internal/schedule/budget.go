@@ -1,0 +1,59 @@
+package schedule
+
+import "time"
+
+// MinCallTimeout is the least time a call is given: a first call's share
+// of the budget never goes below it (past the point where every first
+// call can get it, the last ones are skipped — and the audit says so).
+const MinCallTimeout = time.Second
+
+// settleShare is the part of a first call's share kept for its window to
+// settle after the answer (the audit waits for the call's effects).
+const settleShare = 4 // a quarter
+
+// Budget shares the time for calls. Each first call of an item gets at
+// most the per-call timeout and at most an equal share of what is left
+// among the first calls still to make, so a server whose first tools hang
+// cannot starve the later ones; later calls get what is left.
+type Budget struct {
+	deadline time.Time
+	perCall  time.Duration
+	firsts   int
+	now      func() time.Time
+}
+
+// NewBudget starts a budget of total for the calls of plan, at most
+// perCall each.
+func NewBudget(total, perCall time.Duration, plan []Call, now func() time.Time) *Budget {
+	if now == nil {
+		now = time.Now
+	}
+	b := &Budget{deadline: now().Add(total), perCall: perCall, now: now}
+	for _, c := range plan {
+		if c.Pass <= 1 {
+			b.firsts++
+		}
+	}
+	return b
+}
+
+// Next is the timeout of the next call (first: an item's first call), or
+// false when the budget is used up.
+func (b *Budget) Next(first bool) (time.Duration, bool) {
+	left := b.deadline.Sub(b.now())
+	if first && b.firsts > 0 {
+		defer func() { b.firsts-- }()
+	}
+	if left <= 0 {
+		return 0, false
+	}
+	t := min(b.perCall, left)
+	if first && b.firsts > 0 {
+		share := left / time.Duration(b.firsts)
+		t = min(t, max(share-share/settleShare, MinCallTimeout))
+	}
+	if t < MinCallTimeout && t < b.perCall {
+		return 0, false // too little left to wait for an answer
+	}
+	return t, true
+}
