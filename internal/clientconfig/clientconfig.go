@@ -16,6 +16,8 @@ package clientconfig
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
 // Kinds of servers.
@@ -96,15 +98,8 @@ const Redacted = "REDACTED-BY-MCP-AUDIT"
 // setup.py) is not found on this machine.
 func (s *Server) Target() string {
 	switch s.Kind {
-	case KindNPM:
-		return "npm:" + s.Package + at("@", s.Version)
-	case KindPyPI:
-		return "pypi:" + s.Package + at("@", s.Version)
-	case KindOCI:
-		if strings.HasPrefix(s.Version, "sha256:") {
-			return "oci:" + s.Package + "@" + s.Version
-		}
-		return "oci:" + s.Package + at(":", s.Version)
+	case KindNPM, KindPyPI, KindOCI:
+		return target.EcosystemNamed(s.Kind).SpecAt(s.Package, s.Version)
 	case KindLocal:
 		dir, _ := localRoot(s.Local)
 		return dir

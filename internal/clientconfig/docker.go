@@ -50,7 +50,7 @@ func mapDocker(prog string, args []string, _ int) mapped {
 	if len(rest) == 0 {
 		return unrecognised(prog+" run", "no image is named")
 	}
-	s, err := target.ParseSpec("oci:" + rest[0])
+	s, err := target.ParseSpec(target.EcosystemNamed(KindOCI).Spec(rest[0]))
 	if err != nil {
 		return unrecognised(prog+" run", "%s is not an image reference", quoteName(rest[0]))
 	}

@@ -75,7 +75,7 @@ func npmPackage(prog, spec string) mapped {
 	case strings.Contains(spec, ":") || strings.Contains(spec, "/") && !strings.HasPrefix(spec, "@"):
 		return unrecognised(prog, "%s is a git, URL or alias package, which has no registry version to audit", quoteName(spec))
 	}
-	s, err := target.ParseSpec("npm:" + spec)
+	s, err := target.ParseSpec(target.EcosystemNamed(KindNPM).Spec(spec))
 	if err != nil {
 		return unrecognised(prog, "%s is not an npm package name", quoteName(spec))
 	}

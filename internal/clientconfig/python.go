@@ -92,7 +92,7 @@ func pyPackage(prog, spec string) mapped {
 			ver = ""
 		}
 	}
-	s, err := target.ParseSpec("pypi:" + name + at("@", ver))
+	s, err := target.ParseSpec(target.EcosystemNamed(KindPyPI).SpecAt(name, ver))
 	if err != nil {
 		return unrecognised(prog, "%s is not a PyPI requirement mcp-audit can audit", quoteName(spec))
 	}

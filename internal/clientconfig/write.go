@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/target"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -77,7 +78,7 @@ func serverNode(s *Server, o WriteOptions) (*yaml.Node, string) {
 	audited := o.Versions[s.Name]
 	switch s.Kind {
 	case KindNPM:
-		add("target", scalar("npm:"+s.Package))
+		add("target", scalar(target.EcosystemNamed(KindNPM).Spec(s.Package)))
 		v := audited
 		if v == "" {
 			v = s.Version
@@ -94,7 +95,7 @@ func serverNode(s *Server, o WriteOptions) (*yaml.Node, string) {
 		if audited != "" {
 			v = "==" + strings.TrimPrefix(audited, "==")
 		}
-		add("target", scalar("pypi:"+s.Package+at("@", v)))
+		add("target", scalar(target.EcosystemNamed(KindPyPI).SpecAt(s.Package, v)))
 	case KindOCI:
 		c := *s
 		if audited != "" {

@@ -70,7 +70,9 @@ func Compute(man *m.Manifest, notPlanned string) *m.Coverage {
 	for class, n := range classes {
 		c.Errors = append(c.Errors, m.ClassCount{Class: class, Calls: n})
 	}
-	slices.SortFunc(c.Errors, func(a, b m.ClassCount) int { return cmp.Or(cmp.Compare(b.Calls, a.Calls), cmp.Compare(a.Class, b.Class)) })
+	slices.SortFunc(c.Errors, func(a, b m.ClassCount) int {
+		return cmp.Or(cmp.Compare(b.Calls, a.Calls), cmp.Compare(a.Class, b.Class))
+	})
 	for _, t := range man.Tools {
 		switch st := items["tool"][t.Name]; {
 		case st != nil && st.called:

@@ -449,13 +449,13 @@ type Run struct {
 	// CanaryEnv names the canary variables planted in this run (sorted);
 	// WitnessCanaryEnv those of the witness run, which plants its own
 	// subset of the undeclared ones.
-	CanaryEnv        []string      `json:"canary_env,omitempty"`
-	WitnessCanaryEnv []string      `json:"witness_canary_env,omitempty"`
+	CanaryEnv        []string `json:"canary_env,omitempty"`
+	WitnessCanaryEnv []string `json:"witness_canary_env,omitempty"`
 	// WitnessRun is what became of the witness run when one was asked
 	// for: "ran", or "failed: REASON" (the comparison is then missing, and
 	// the verdict incomplete).
-	WitnessRun string `json:"witness_run,omitempty"`
-	PhaseTimingMS    []PhaseTiming `json:"phase_timing_ms"`
+	WitnessRun    string        `json:"witness_run,omitempty"`
+	PhaseTimingMS []PhaseTiming `json:"phase_timing_ms"`
 	// ServerTime is how much time the server's own clock saw (the clock
 	// shim runs it faster than real time); nil for older manifests.
 	ServerTime *ServerTime `json:"server_time,omitempty"`

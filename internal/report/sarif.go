@@ -135,8 +135,8 @@ func securitySeverity(s policy.Severity) string {
 // incomplete (manifest.VerdictIncomplete).
 const KindIncomplete = "incomplete"
 
-// lines cleans each text of ss for one line.
-func lines(ss []string) []string {
+// textLines cleans each text of ss for one line.
+func textLines(ss []string) []string {
 	out := []string{}
 	for _, s := range ss {
 		out = append(out, textsafe.Line(s, 1000))
@@ -185,30 +185,12 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			})
 		}
 	}
-	// A server that could not be audited as a verdict needs is a result of
-	// its own: code scanning shows it rather than a clean run.
-	var servers []map[string]any
-	for _, r := range reports {
-		if r.Result == nil {
-			continue
-		}
-		servers = append(servers, map[string]any{"server": line(r.Server), "version": line(r.Result.New.Version),
-			"verdict": r.Result.Verdict, "coverage": textsafe.Line(r.Result.Coverage, 500), "incomplete": lines(r.Result.Incomplete)})
-		if r.Result.Verdict != m.VerdictIncomplete {
-			continue
-		}
+	servers, incomplete := sarifServers(reports, cfg, s.Lines)
+	results = append(results, incomplete...)
+	if len(incomplete) > 0 {
 		if _, ok := used[KindIncomplete]; !ok {
 			used[KindIncomplete] = policy.Medium
 		}
-		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = cfg
-		loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
-		msg := fmt.Sprintf("%s %s could not be audited as a verdict needs: %s", r.Result.New.Name, r.Result.New.Version, strings.Join(r.Result.Incomplete, "; "))
-		sum := sha256.Sum256([]byte(r.Server + "\x00" + KindIncomplete))
-		results = append(results, sarifResult{RuleID: KindIncomplete, Level: level(policy.Medium), Message: sarifText{Text: textsafe.Line(msg, 4000)},
-			Locations: []sarifLocation{loc}, PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
-			Properties: map[string]any{"security-severity": securitySeverity(policy.Medium), "severity": policy.Medium.String(),
-				"server": line(r.Server), "version": line(r.Result.New.Version)}})
 	}
 	var kinds []string
 	for k := range used {
@@ -246,4 +228,32 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifServers are each server's verdict and coverage for the run's
+// properties, and a result for each server whose audit was incomplete:
+// code scanning shows it rather than a clean run.
+func sarifServers(reports []DiffReport, cfg string, lines map[string]int) ([]map[string]any, []sarifResult) {
+	var servers []map[string]any
+	var results []sarifResult
+	for _, r := range reports {
+		if r.Result == nil {
+			continue
+		}
+		servers = append(servers, map[string]any{"server": line(r.Server), "version": line(r.Result.New.Version),
+			"verdict": r.Result.Verdict, "coverage": textsafe.Line(r.Result.Coverage, 500), "incomplete": textLines(r.Result.Incomplete)})
+		if r.Result.Verdict != m.VerdictIncomplete {
+			continue
+		}
+		var loc sarifLocation
+		loc.PhysicalLocation.ArtifactLocation.URI = cfg
+		loc.PhysicalLocation.Region.StartLine = max(1, lines[r.Server])
+		msg := fmt.Sprintf("%s %s could not be audited as a verdict needs: %s", r.Result.New.Name, r.Result.New.Version, strings.Join(r.Result.Incomplete, "; "))
+		sum := sha256.Sum256([]byte(r.Server + "\x00" + KindIncomplete))
+		results = append(results, sarifResult{RuleID: KindIncomplete, Level: level(policy.Medium), Message: sarifText{Text: textsafe.Line(msg, 4000)},
+			Locations: []sarifLocation{loc}, PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
+			Properties: map[string]any{"security-severity": securitySeverity(policy.Medium), "severity": policy.Medium.String(),
+				"server": line(r.Server), "version": line(r.Result.New.Version)}})
+	}
+	return servers, results
 }

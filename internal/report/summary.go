@@ -137,8 +137,6 @@ func writeVerdict(w io.Writer, findings []policy.Finding, pol policy.Policy, inc
 	}
 }
 
-
-
 func phaseLine(p m.Phase) string {
 	var parts []string
 	counts := map[string]int{}

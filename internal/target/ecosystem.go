@@ -169,3 +169,19 @@ func EcosystemOfRegistryType(typ string) *Ecosystem {
 	}
 	return nil
 }
+
+// SpecAt is the spec of a registry package under a version constraint as
+// its ecosystem writes one — "npm:x@^1.2", "pypi:x@>=1,<2", "oci:x:tag"
+// or "oci:x@sha256:…" — or at no particular version when constraint is
+// "". "" for a local ecosystem.
+func (e *Ecosystem) SpecAt(name, constraint string) string {
+	switch {
+	case e.Prefix == "":
+		return ""
+	case constraint == "":
+		return e.Prefix + name
+	case e.AsShipped:
+		return e.Pin(name, constraint)
+	}
+	return e.Prefix + name + "@" + constraint
+}
