@@ -191,7 +191,7 @@ type Hook struct {
 
 // limits are the bounds the readers apply: the constants above, lowered
 // by tests to reach them cheaply.
-var limits = struct{ packages, entries, depth, hooks int }{MaxPackages, MaxEntries, MaxDepth, MaxHooks}
+var limits = struct{ packages, entries, depth, hooks, fileEvents int }{MaxPackages, MaxEntries, MaxDepth, MaxHooks, MaxFileEvents}
 
 // Omission kinds: which bound left something out.
 const (
