@@ -2,6 +2,7 @@ package deptree
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"path"
@@ -66,7 +67,7 @@ func parsePackageJSON(b []byte) (pkgInfo, error) {
 			continue
 		}
 		for n, r := range deps {
-			if s, ok := jsonStringOK(r); ok && n != "" {
+			if s, ok := jsonStringOK(r); ok && clean(n, maxName) != "" {
 				p.requires = append(p.requires, Require{Name: clean(n, maxName), Range: clean(s, 256), Kind: k.kind})
 			}
 		}
@@ -118,7 +119,11 @@ func parseBins(raw json.RawMessage, pkgName string) ([]Bin, int) {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b Bin) int { return strings.Compare(a.Name, b.Name) })
+	// Two keys can name one bin ("x" and "dir/x"): the first target in
+	// sorted order is kept, whatever order the map gave them in.
+	slices.SortFunc(out, func(a, b Bin) int {
+		return cmp.Or(strings.Compare(a.Name, b.Name), strings.Compare(a.Target, b.Target))
+	})
 	out = slices.CompactFunc(out, func(a, b Bin) bool { return a.Name == b.Name })
 	if len(out) > MaxBins {
 		return out[:MaxBins], len(out) - MaxBins
@@ -130,12 +135,12 @@ func parseBins(raw json.RawMessage, pkgName string) ([]Bin, int) {
 // turning backslashes and colons into slashes) to a target inside the
 // package.
 func binEntry(name, target string) (Bin, bool) {
-	base := path.Base(strings.NewReplacer(`\`, "/", ":", "/").Replace(name))
-	t := path.Clean("/" + strings.ReplaceAll(target, `\`, "/"))[1:]
+	base := clean(path.Base(strings.NewReplacer(`\`, "/", ":", "/").Replace(clean(name, maxPath))), maxName)
+	t := clean(path.Clean("/" + strings.ReplaceAll(target, `\`, "/"))[1:], maxPath)
 	if base == "." || base == "/" || base == ".." || base == "" || t == "" {
 		return Bin{}, false
 	}
-	return Bin{Name: clean(base, maxName), Target: clean(t, maxPath)}, true
+	return Bin{Name: base, Target: t}, true
 }
 
 // lockEntry is one package of a lockfile's "packages" map.

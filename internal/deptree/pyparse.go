@@ -154,11 +154,11 @@ func parseEntryPoints(b []byte) []EntryPoint {
 			continue // another group, or a continuation line
 		}
 		k, v, ok := strings.Cut(line, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		k, v = strings.TrimSpace(clean(k, maxName)), strings.TrimSpace(clean(v, 512))
 		if !ok || k == "" || v == "" {
 			continue
 		}
-		out = append(out, EntryPoint{Name: clean(k, maxName), Group: section, Target: clean(v, 512)})
+		out = append(out, EntryPoint{Name: k, Group: section, Target: v})
 	}
 	slices.SortFunc(out, func(a, b EntryPoint) int { return strings.Compare(a.Group+"\x00"+a.Name, b.Group+"\x00"+b.Name) })
 	return slices.CompactFunc(out, func(a, b EntryPoint) bool { return a.Group == b.Group && a.Name == b.Name })
