@@ -66,7 +66,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func write(t *testing.T, dir, rel, data string) {
+func write(t testing.TB, dir, rel, data string) {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

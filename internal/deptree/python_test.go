@@ -1,6 +1,8 @@
 package deptree
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"testing"
@@ -102,5 +104,29 @@ func TestRecordDigest(t *testing.T) {
 	}
 	if got := recordDigest(parseRecord([]byte(`"pkg/a,b.py",sha256=Q,1` + "\n"))); got == "" {
 		t.Error("a quoted path with a comma was not read")
+	}
+}
+
+// TestRecordMismatch: a hook whose content matches its owner's RECORD is
+// no mismatch; one that does not is.
+func TestRecordMismatch(t *testing.T) {
+	const pth = "import os\n"
+	sum := sha256.Sum256([]byte(pth))
+	good := base64.RawURLEncoding.EncodeToString(sum[:])
+	for _, tc := range []struct {
+		hash string
+		want bool
+	}{{"sha256=" + good, false}, {"sha256=" + good[1:] + "A", true}, {"md5=whatever", false}} {
+		dir := t.TempDir()
+		write(t, dir, "x.pth", pth)
+		write(t, dir, "x-1.0.dist-info/METADATA", "Name: x\nVersion: 1.0\n")
+		write(t, dir, "x-1.0.dist-info/RECORD", "x.pth,"+tc.hash+",10\n")
+		tree, err := ReadPython(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := tree.Hooks[0]; h.RecordMismatch != tc.want || h.Owner != "x" {
+			t.Errorf("RECORD %s: mismatch %v owner %q, want %v, x", tc.hash, h.RecordMismatch, h.Owner, tc.want)
+		}
 	}
 }
