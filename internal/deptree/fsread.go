@@ -39,8 +39,13 @@ func (r *reader) close() { r.root.Close() }
 
 // readDir lists rel's entries sorted by name, within the tree's entry
 // bound; what is past the bound is counted. A missing or unreadable
-// directory lists nothing.
+// directory lists nothing, and so does a link to one: the walk never
+// enters a directory through a link (callers reach rel through
+// directories they listed, so only its last element needs the check).
 func (r *reader) readDir(rel string) []fs.DirEntry {
+	if m, ok := r.mode(rel); rel != "." && (!ok || !m.IsDir()) {
+		return nil
+	}
 	f, err := r.root.Open(rel)
 	if err != nil {
 		return nil

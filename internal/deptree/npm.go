@@ -157,6 +157,11 @@ func (w *npmWalk) dirBins(rel, dir string) []Bin {
 	if d == "" {
 		return nil
 	}
+	for p := path.Dir(d); p != "."; p = path.Dir(p) {
+		if m, ok := w.mode(path.Join(rel, p)); !ok || !m.IsDir() {
+			return nil // through a link, or absent
+		}
+	}
 	var out []Bin
 	for _, e := range w.readDir(path.Join(rel, d)) {
 		if !e.Type().IsRegular() {

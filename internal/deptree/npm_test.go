@@ -79,11 +79,22 @@ func TestReadNPMLinks(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "node_modules", "fifo", "package.json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A nested node_modules that links back up would loop; a bin directory
+	// behind a link would read outside the package.
+	if err := os.Symlink("../..", filepath.Join(dir, "node_modules", "real", "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "node_modules/bins/package.json", `{"name":"bins","directories":{"bin":"via/bin"}}`)
+	write(t, dir, "node_modules/real/bin/x", "x")
+	if err := os.Symlink("../real", filepath.Join(dir, "node_modules", "bins", "via")); err != nil {
+		t.Fatal(err)
+	}
 	tree, err := ReadNPM(dir, ReadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []NPMPackage{
+		{Path: "node_modules/bins", Name: "bins", NotInLock: true},
 		{Path: "node_modules/escape", Name: "escape", Link: true, NotInLock: true},
 		{Path: "node_modules/fifo", Name: "fifo", NotInLock: true, Problem: "package.json: not a regular file"},
 		{Path: "node_modules/inside", Name: "inside", Link: true, NotInLock: true},
