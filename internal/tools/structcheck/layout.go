@@ -97,7 +97,10 @@ func nonBlank(name string) int {
 }
 
 // reSpecLiteral is a target spec built by hand: a literal that ends in an
-// ecosystem's prefix ("npm:" + name) or formats one ("npm:%s").
+// ecosystem's prefix ("npm:" + name) or formats one ("npm:%s"). Only
+// literals that build a string count (an operand of +, a format):
+// parsing another format that shares the prefix (npm's own "npm:name@1"
+// dependency aliases) builds no target.
 var reSpecLiteral = regexp.MustCompile(`(^|[^A-Za-z0-9_.-])(npm|pypi|oci):(%[a-z]|$)`)
 
 // checkKinds counts the tests of a target's kind outside internal/target
@@ -109,15 +112,31 @@ func checkKinds(pkgs map[string]*pkgFiles) []string {
 			continue
 		}
 		for _, pf := range pkgs[dir].files {
+			spec := func(e ast.Expr) {
+				x, ok := e.(*ast.BasicLit)
+				if !ok || x.Kind != token.STRING {
+					return
+				}
+				if s, err := strconv.Unquote(x.Value); err == nil && reSpecLiteral.MatchString(s) {
+					out = append(out, fmt.Sprintf("%s: target spec built by hand (%q): use target's ecosystem table", pf.rel, s))
+				}
+			}
 			ast.Inspect(pf.f, func(n ast.Node) bool {
 				switch x := n.(type) {
 				case *ast.SelectorExpr:
 					if id, ok := x.X.(*ast.Ident); ok && id.Name == "target" && strings.HasPrefix(x.Sel.Name, "Kind") {
 						uses = append(uses, pf.rel+": target."+x.Sel.Name)
 					}
-				case *ast.BasicLit:
-					if s, err := strconv.Unquote(x.Value); x.Kind == token.STRING && err == nil && reSpecLiteral.MatchString(s) {
-						out = append(out, fmt.Sprintf("%s: target spec built by hand (%q): use target's ecosystem table", pf.rel, s))
+				case *ast.BinaryExpr:
+					if x.Op == token.ADD {
+						spec(x.X)
+						spec(x.Y)
+					}
+				case *ast.CallExpr:
+					if sel, ok := x.Fun.(*ast.SelectorExpr); ok && strings.Contains(sel.Sel.Name, "printf") || ok && strings.HasSuffix(sel.Sel.Name, "Sprintf") {
+						for _, a := range x.Args {
+							spec(a)
+						}
 					}
 				}
 				return true
