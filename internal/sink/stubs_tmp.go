@@ -1,0 +1,5 @@
+package sink
+
+func serveMySQL(sc *svcConn) {}
+func serveRedis(sc *svcConn) {}
+func serveSMTP(sc *svcConn)  {}
