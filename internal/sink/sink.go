@@ -13,6 +13,7 @@ package sink
 
 import (
 	"context"
+	"crypto/rsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,6 +75,9 @@ type Sink struct {
 	certs  *certMinter
 	nextID atomic.Int64
 	conns  chan struct{} // bounds concurrent connections
+
+	rsaOnce sync.Once // the MySQL fake's key, made on first use
+	rsa     *rsa.PrivateKey
 }
 
 // Run sets up the namespace per cfg.Mode, starts the listeners, reports

@@ -1,5 +1,4 @@
 package sink
 
-func serveMySQL(sc *svcConn) {}
 func serveRedis(sc *svcConn) {}
 func serveSMTP(sc *svcConn)  {}
