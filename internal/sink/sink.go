@@ -78,6 +78,7 @@ type Sink struct {
 
 	rsaOnce sync.Once // the MySQL fake's key, made on first use
 	rsa     *rsa.PrivateKey
+	store   redisStore // the Redis fake's keys
 }
 
 // Run sets up the namespace per cfg.Mode, starts the listeners, reports

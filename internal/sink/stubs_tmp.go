@@ -1,4 +1,3 @@
 package sink
 
-func serveRedis(sc *svcConn) {}
-func serveSMTP(sc *svcConn)  {}
+func serveSMTP(sc *svcConn) {}
