@@ -63,7 +63,7 @@ type svcConn struct {
 }
 
 func (s *Sink) newSvcConn(ev sinklog.Event, c net.Conn, r *bufio.Reader) *svcConn {
-	return &svcConn{s: s, ev: ev, conn: c, r: r, start: time.Now()}
+	return &svcConn{s: s, ev: ev, conn: c, r: r, start: time.Now(), tlsDone: ev.TLS == "intercepted"}
 }
 
 // next starts reading one more message: it counts it and sets the read

@@ -1,3 +1,0 @@
-package sink
-
-func serveSMTP(sc *svcConn) {}
