@@ -29,7 +29,7 @@ func looksHTTP(b []byte) bool {
 }
 
 // serveHTTP reads requests on one connection and answers each with the
-// canned response for its host.
+// canned response for its host or one shaped from the request.
 func (s *Sink) serveHTTP(id int, conn sinklog.Event, c net.Conn, r *bufio.Reader) {
 	for i := 0; i < 100; i++ {
 		c.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -58,19 +58,33 @@ func (s *Sink) serveHTTP(id int, conn sinklog.Event, c net.Conn, r *bufio.Reader
 			body, rec.Truncated = body[:s.cfg.MaxBody], true
 		}
 		rec.Body = body
-		resp := s.response(req.Host, conn)
+		resp := s.response(req, body, conn)
 		rec.Status = resp.Status
 		s.log.Emit(sinklog.Event{Kind: sinklog.KindHTTP, ID: id, Name: conn.Name, DstIP: conn.DstIP, Port: conn.Port, SNI: conn.SNI,
 			Requests: []sinklog.HTTPRequest{rec}})
+		payload := resp.Body
+		if req.Method == http.MethodHead {
+			payload = "" // the length is the GET's, the body never sent
+		}
 		fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: keep-alive\r\n\r\n%s",
-			resp.Status, http.StatusText(resp.Status), resp.ContentType, len(resp.Body), resp.Body)
+			resp.Status, http.StatusText(resp.Status), resp.ContentType, len(resp.Body), payload)
 		if req.Close {
 			return
 		}
 	}
 }
 
-func (s *Sink) response(host string, conn sinklog.Event) sinklog.Response {
+// response is the canned answer configured for the request's host (its
+// Host header, SNI, looked-up name, then "*"), else one shaped from the
+// request.
+func (s *Sink) response(req *http.Request, body []byte, conn sinklog.Event) sinklog.Response {
+	if r, ok := s.canned(req.Host, conn); ok {
+		return r
+	}
+	return shapeResponse(req, body)
+}
+
+func (s *Sink) canned(host string, conn sinklog.Event) (sinklog.Response, bool) {
 	h := host
 	if i := strings.LastIndex(h, ":"); i > 0 && !strings.Contains(h[i:], "]") {
 		h = h[:i]
@@ -83,8 +97,8 @@ func (s *Sink) response(host string, conn sinklog.Event) sinklog.Response {
 			if r.ContentType == "" {
 				r.ContentType = "application/json"
 			}
-			return r
+			return r, true
 		}
 	}
-	return sinklog.Response{Status: 200, ContentType: "application/json", Body: "{}"}
+	return sinklog.Response{}, false
 }
