@@ -277,6 +277,10 @@ func parseHandshakeResponse(p []byte) (handshakeResponse, bool) {
 
 // rsaKey is the sink's key for caching_sha2_password, made on first use.
 func (s *Sink) rsaKey() *rsa.PrivateKey {
-	s.rsaOnce.Do(func() { s.rsa, _ = rsa.GenerateKey(rand.Reader, 2048) })
+	s.rsaOnce.Do(func() {
+		if s.rsa == nil {
+			s.rsa, _ = rsa.GenerateKey(rand.Reader, 2048)
+		}
+	})
 	return s.rsa
 }

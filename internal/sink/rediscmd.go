@@ -78,6 +78,15 @@ func (st *redisStore) collection(w *respWriter, name string, args [][]byte) bool
 			}
 		}
 		w.int(n)
+	default:
+		return st.listCommand(w, name, key, args)
+	}
+	return true
+}
+
+// listCommand answers list commands; false if name is none.
+func (st *redisStore) listCommand(w *respWriter, name, key string, args [][]byte) bool {
+	switch name {
 	case "LPUSH", "RPUSH":
 		for _, x := range args[min(2, len(args)):] {
 			if !st.room(len(x) + len(key)) {
