@@ -150,10 +150,13 @@ func (ms *mySession) resultSet(r sqlResult, binaryRows bool) [][]byte {
 			continue
 		}
 		var b []byte
-		for _, x := range row {
-			if x.null {
+		for i, x := range row {
+			switch {
+			case x.null:
 				b = append(b, 0xfb)
-			} else {
+			case i < len(r.cols) && r.cols[i].typ == sqlBool:
+				b = appendLenencStr(b, map[bool]string{true: "1", false: "0"}[x.s == "true" || x.s == "1"])
+			default:
 				b = appendLenencStr(b, x.s)
 			}
 		}
