@@ -4,7 +4,9 @@
 // every IPv4 destination to loopback, redirects TCP, UDP and DNS to its own
 // listeners with nftables, answers each DNS name with its own address from
 // 198.18.0.0/15, terminates TLS with a per-run CA, records what clients
-// send, and answers with harmless canned responses. Nothing leaves the
+// send, and answers like the services they expect: HTTP with canned or
+// request-shaped JSON, PostgreSQL, MySQL, Redis and SMTP with
+// protocol-level fakes over a small seeded schema. Nothing leaves the
 // namespace in sinkhole mode.
 //
 // The sink writes events as JSON lines; the host reads them back as
