@@ -23,7 +23,7 @@ const (
 	svcMaxRead  = 64 << 20         // bytes read from the client
 	svcMaxMsgs  = 20_000           // messages answered
 	svcMaxKept  = 8 << 20          // payload bytes recorded
-	svcMaxMsg   = 4 << 20          // one protocol message
+	svcMaxMsg   = 1 << 20          // one protocol message (256 connections of it fit the sink's 512 MiB)
 	svcWrite    = 30 * time.Second // to write one answer
 )
 
