@@ -130,7 +130,7 @@ func fillCanaries(b []byte, cs *canary.Set) []byte {
 func fillSink(evs []sinklog.Event, cs *canary.Set) {
 	for i := range evs {
 		e := &evs[i]
-		e.First, e.Data = fillCanaries(e.First, cs), fillCanaries(e.Data, cs)
+		e.First, e.Data, e.Secret = fillCanaries(e.First, cs), fillCanaries(e.Data, cs), fillCanaries(e.Secret, cs)
 		for j := range e.Requests {
 			e.Requests[j].Body = fillCanaries(e.Requests[j].Body, cs)
 		}

@@ -13,7 +13,7 @@ import (
 type Evidence struct {
 	Phase     string      `json:"phase"`
 	Time      string      `json:"time"`
-	Kind      string      `json:"kind"` // http, tcp, udp
+	Kind      string      `json:"kind"` // http, tcp, udp, or a service fake: postgres, mysql, redis, smtp
 	Name      string      `json:"name,omitempty"`
 	Address   string      `json:"address,omitempty"`
 	Port      int         `json:"port,omitempty"`

@@ -75,6 +75,8 @@ func (c *classifier) mergeSink() {
 			}
 		case sinklog.KindData:
 			c.sinkData(p, byID[e.ID], sinkConn[e.ID], e, t)
+		case sinklog.KindPayload:
+			c.payload(p, byID[e.ID], sinkConn[e.ID], e, t)
 		case sinklog.KindUDP:
 			c.udp(p, e, t)
 		}

@@ -22,6 +22,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("{\"kind\":\"dns\",\"name\":\"\xff\xfe\u202e\"}\n{\"kind\":"), 2)
 	f.Add([]byte(`{"kind":"http","requests":[{"headers":[["a"]],"body":"!!"}]}`), 0)
 	f.Add([]byte(`{"kind":"tcp","first":null,"answer":[null],"t":1e400}`), 0)
+	f.Add([]byte(`{"kind":"payload","service":"mysql","op":"auth","user":"\u0000","secret":"!!","data":"AA=="}`), 0)
 	f.Add([]byte("\n\r\n\x00{}[]null"), 0)
 	f.Fuzz(func(t *testing.T, data []byte, maxEvents int) {
 		evs, st := sinklog.Read(data, maxEvents)

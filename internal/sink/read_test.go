@@ -145,3 +145,21 @@ func TestLogAndReadRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestReadPayloadEvents: a service fake's events read back with their
+// service, operation, user and secret; an older log without them still
+// reads (the fields are optional).
+func TestReadPayloadEvents(t *testing.T) {
+	log := `{"t":1761300004.1,"kind":"tcp","id":3,"dst_ip":"198.18.0.3","port":5432,"proto":"other","service":"postgres"}
+{"t":1761300004.2,"kind":"payload","id":3,"port":5432,"service":"postgres","op":"auth","user":"audit","secret":"cHc="}
+{"t":1761300004.3,"kind":"payload","id":3,"port":5432,"service":"postgres","op":"query","data":"U0VMRUNUIDE=","len":8}
+`
+	evs, st := sinklog.Read([]byte(log+exampleLog), 0)
+	if st.Events != 9 || st.Malformed != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+	got := []string{evs[0].Service, evs[1].Op + " " + evs[1].User + " " + string(evs[1].Secret), evs[2].Op + " " + string(evs[2].Data)}
+	if diff := cmp.Diff([]string{"postgres", "auth audit pw", "query SELECT 1"}, got); diff != "" {
+		t.Errorf("payloads (-want +got):\n%s", diff)
+	}
+}

@@ -15,8 +15,30 @@ const (
 	// KindData is more of a TCP stream the sink did not understand, after
 	// the first bytes of its tcp event: ID names the connection, Offset
 	// where Data starts in the stream.
-	KindData  = "data"
-	KindError = "error"
+	KindData = "data"
+	// KindPayload is one message a client sent to a service fake (a
+	// query, a command, a login, a mail): ID names the connection,
+	// Service the fake, Op the kind of message.
+	KindPayload = "payload"
+	KindError   = "error"
+)
+
+// Service fakes the sink answers as (Event.Service).
+const (
+	ServicePostgres = "postgres"
+	ServiceMySQL    = "mysql"
+	ServiceRedis    = "redis"
+	ServiceSMTP     = "smtp"
+)
+
+// Ops of payload events: what the client's message was.
+const (
+	OpStartup = "startup" // connection parameters (database, options)
+	OpAuth    = "auth"    // a login: User and, when sent, Secret
+	OpQuery   = "query"   // SQL text, or a prepared statement's parameters
+	OpCommand = "command" // a Redis or SMTP command line
+	OpMail    = "mail"    // an SMTP message (envelope in User/Data)
+	OpRaw     = "raw"     // bytes the fake could not decode
 )
 
 // Event is one record of the sink's log.
@@ -24,7 +46,7 @@ type Event struct {
 	// Time is Unix seconds with fractions (CLOCK_REALTIME, shared with the
 	// host and the tracer).
 	Time float64 `json:"t"`
-	Kind string  `json:"kind"` // dns, tcp, udp, error, ready
+	Kind string  `json:"kind"` // dns, tcp, udp, http, data, payload, error, ready
 
 	// DNS
 	Name   string   `json:"name,omitempty"`
@@ -45,8 +67,18 @@ type Event struct {
 	Length int      `json:"len,omitempty"`
 
 	Requests []HTTPRequest `json:"requests,omitempty"`
-	Data     []byte        `json:"data,omitempty"` // UDP payload or stream data, bounded
+	Data     []byte        `json:"data,omitempty"` // UDP payload, stream data or payload, bounded
 	Offset   int           `json:"off,omitempty"`  // of stream data in its connection
+
+	// Service fakes: which fake answered a connection (on its tcp event
+	// and its payload events), and per payload what it was, the user it
+	// logged in as, and the password as sent. The host searches Secret
+	// for canaries like any payload but never prints it. Length is the
+	// payload's size before the sink cut Data.
+	Service string `json:"service,omitempty"`
+	Op      string `json:"op,omitempty"`
+	User    string `json:"user,omitempty"`
+	Secret  []byte `json:"secret,omitempty"`
 
 	Error string `json:"error,omitempty"`
 }
