@@ -82,6 +82,10 @@ type Options struct {
 	// (pickClientEnv).
 	Witness bool
 	Run     int
+	// NoCodeCoverage leaves out the measure of how much of a Node
+	// server's own code ran (NODE_V8_COVERAGE in the traced run;
+	// --code-coverage=false).
+	NoCodeCoverage bool
 
 	Sandbox SandboxOptions
 	Timing  TimingOptions

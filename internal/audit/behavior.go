@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/codecov"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -226,4 +228,20 @@ func watchReads(l classify.Layout, reads []sandbox.WatchRead, atime []classify.W
 		out = append(out, classify.WitnessRead{Path: p, Time: r.At, Evidence: "opened or read, seen by the file watcher (no tracer)"})
 	}
 	return out
+}
+
+// measureCode is how much of a Node server's own code ran, from the V8
+// coverage its traced run left (internal/codecov); nil when none was left
+// (not measured).
+func measureCode(segs []*segment, p *Prepared) *m.CodeCoverage {
+	var files [][]byte
+	for _, s := range segs {
+		if s.art != nil {
+			files = append(files, s.art.Coverage...)
+		}
+	}
+	if len(files) == 0 || p.pkg == nil {
+		return nil
+	}
+	return codecov.Measure(files, p.Layout.PkgRoot, codecov.Sources(filepath.Join(p.pkg.Root, filepath.FromSlash(p.pkg.Dir))))
 }

@@ -226,6 +226,7 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	first, last := ex.segments[0], ex.segments[len(ex.segments)-1]
 	man.Run.ServerTime = serverTime(last.art.Status.ClockApplied(), first.run.Started, ex.timing, idleLead(last, ex.idleStart))
 	man.Run.Trace = stats
+	man.Run.CodeCoverage = measureCode(ex.segments, ex.p)
 	var stderr strings.Builder
 	for _, s := range ex.segments {
 		stderr.WriteString(s.run.Stderr())

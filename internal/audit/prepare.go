@@ -106,6 +106,12 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
 	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
+	if !o.NoCodeCoverage && pkg.Python == nil {
+		// The traced run of a Node server writes its V8 coverage when it
+		// exits by itself (the audit closes its stdin first).
+		sbSpec.CoverageDir = coverageDir
+		sbSpec.Env = append(sbSpec.Env, "NODE_V8_COVERAGE="+coverageDir)
+	}
 	if pkg.Python != nil {
 		pythonSpec(&sbSpec, pkg, man, o.Timing.InstallTimeout)
 	}
@@ -234,6 +240,9 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 		Limits: lim, ClockRate: o.Timing.ClockRate,
 	}
 }
+
+// coverageDir is where node writes its V8 coverage in the traced run.
+const coverageDir = "/tmp/.node-coverage"
 
 // BuildGID is the group the install phase runs as. It may write the
 // package tree; the server (group dev) may not.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
@@ -119,6 +120,10 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 		return nil, fmt.Errorf("copying the manifest: %w", err)
 	}
 	w.Spec.NoTrace = true
+	// Code coverage is the traced run's only: a server that behaves
+	// differently when it sees NODE_V8_COVERAGE differs between the runs.
+	w.Spec.CoverageDir = ""
+	w.Spec.Env = slices.DeleteFunc(slices.Clone(w.Spec.Env), func(e string) bool { return strings.HasPrefix(e, "NODE_V8_COVERAGE=") })
 	w.Spec.Watch = true // decoy reads and programs, seen by inotify (watch.py)
 	// Nor the clock shim: its library and variables are visible to the
 	// server (LD_PRELOAD, FAKETIME_TIMESTAMP_FILE, /proc/self/maps), so a server that

@@ -29,6 +29,7 @@ type auditFlags struct {
 	canaryEnv       stringList
 	failOn          string
 	allowIncomplete bool
+	codeCoverage    bool
 	network         string
 	startupTimeout  time.Duration
 	idleQuiet       time.Duration
@@ -131,6 +132,7 @@ func (f *auditFlags) flagSet(env *Env) *flag.FlagSet {
 	fs.Var(&f.env, "env", "extra environment variable NAME=VALUE for the server (repeatable)")
 	fs.Var(&f.canaryEnv, "canary-env", "environment variable the server needs, filled with a canary (repeatable)")
 	fs.StringVar(&f.failOn, "fail-on", policy.DefaultFailOn.String(), "exit 1 when a finding is at or above: info, low, medium, high, critical, none")
+	fs.BoolVar(&f.codeCoverage, "code-coverage", true, "measure how much of a Node server's own code ran (V8 coverage in the traced run; shown, never a finding)")
 	fs.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "an incomplete audit (the server did not start, answer or work; calls skipped; a cut trace) passes with a warning instead of exiting 4")
 	fs.StringVar(&f.network, "network", audit.DefaultNetwork, "network mode: sinkhole (answer everything locally, nothing leaves), none (no network at all), open (real egress; names still logged)")
 	fs.StringVar(&f.transport, "transport", audit.TransportStdio, "how the server speaks MCP: stdio, or http (Streamable HTTP, reached through the sink)")
@@ -192,7 +194,7 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv, AllCanaries: allCanaries(env),
 		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, Scripts: f.scripts,
 		Transport: f.transport, HTTPPort: f.httpPort, HTTPPath: f.httpPath, ClientInfo: f.clientInfo,
-		Witness: f.witness,
+		Witness: f.witness, NoCodeCoverage: !f.codeCoverage,
 		Sandbox: audit.SandboxOptions{Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 			Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream, AnswerReserved: answerReserved(env),
 			Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids}, KeepTrace: f.keepTrace},

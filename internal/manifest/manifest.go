@@ -451,6 +451,9 @@ type Run struct {
 	// subset of the undeclared ones.
 	CanaryEnv        []string `json:"canary_env,omitempty"`
 	WitnessCanaryEnv []string `json:"witness_canary_env,omitempty"`
+	// CodeCoverage is how much of the server's own code ran (Node servers;
+	// nil: not measured).
+	CodeCoverage *CodeCoverage `json:"code_coverage,omitempty"`
 	// WitnessRun is what became of the witness run when one was asked
 	// for: "ran", or "failed: REASON" (the comparison is then missing, and
 	// the verdict incomplete).
@@ -533,4 +536,20 @@ type ListChange struct {
 	// Between is BetweenRuns when the offer differed from one run of
 	// --runs to another rather than within one session; empty otherwise.
 	Between string `json:"between,omitempty"`
+}
+
+// CodeCoverage is how much of a Node server's own code ran in the traced
+// run (internal/codecov): functions that ran over functions defined in the
+// package's own JavaScript files, files never loaded counting as not run
+// (their functions estimated). It varies from run to run, so it lives in
+// the run block; a diff shows it and never makes a finding of it.
+type CodeCoverage struct {
+	// Functions defined and Ran; Estimated of Functions were counted
+	// from the text of files the server never loaded.
+	Functions int `json:"functions"`
+	Ran       int `json:"ran"`
+	Estimated int `json:"estimated"`
+	// Files of the package's own JavaScript, and how many were loaded.
+	Files       int `json:"files"`
+	FilesLoaded int `json:"files_loaded"`
 }

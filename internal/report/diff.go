@@ -106,6 +106,13 @@ func textDiff(w io.Writer, r DiffReport) {
 	if res.Coverage != "" {
 		fmt.Fprintf(w, "  %s\n", textsafe.Line(res.Coverage, 500))
 	}
+	if r.New != nil && r.New.Run.CodeCoverage != nil {
+		was := "not measured"
+		if r.Old != nil && r.Old.Run.CodeCoverage != nil {
+			was = CodeLine(r.Old.Run.CodeCoverage)
+		}
+		fmt.Fprintf(w, "  code:    %s; baseline: %s\n", CodeLine(r.New.Run.CodeCoverage), was)
+	}
 	if len(res.Findings) == 0 {
 		fmt.Fprintln(w, "findings: none")
 	} else {

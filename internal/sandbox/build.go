@@ -77,6 +77,9 @@ func entryEnv(spec Spec, lim Limits) []string {
 		"MCP_AUDIT_SCAN_DIR=" + spec.ScanDir,
 		"MCP_AUDIT_SCAN_LIMITS=" + strconv.Itoa(WrittenMaxFiles) + " " + strconv.Itoa(WrittenMaxBytes/1024),
 	}, spec.Env...)
+	if spec.CoverageDir != "" {
+		env = append(env, "MCP_AUDIT_COVERAGE_DIR="+spec.CoverageDir)
+	}
 	if spec.NoTrace {
 		env = append(env, "MCP_AUDIT_NOTRACE=1")
 	}

@@ -21,6 +21,7 @@ WATCHDOG="$MCP_AUDIT_WATCHDOG"
 CANARIES="$MCP_AUDIT_CANARY_FILES"
 NOTRACE="${MCP_AUDIT_NOTRACE:-0}"
 SCAN_DIR="${MCP_AUDIT_SCAN_DIR:-}"
+COVERAGE_DIR="${MCP_AUDIT_COVERAGE_DIR:-}"
 SCAN_LIMITS="${MCP_AUDIT_SCAN_LIMITS:-64 256}"
 INSTALL_DIR="${MCP_AUDIT_INSTALL_DIR:-}"
 INSTALL_SCRIPT="${MCP_AUDIT_INSTALL_SCRIPT:-}"
@@ -28,7 +29,7 @@ INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
 CLOCK_RATE="${MCP_AUDIT_CLOCK_RATE:-1}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
-unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS
+unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS MCP_AUDIT_COVERAGE_DIR
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
 unset MCP_AUDIT_CLOCK_RATE
 # An OCI image brings none of the programs used here: mcp-audit's own come
@@ -64,6 +65,9 @@ rm -f "$D/home.tar"
 # Files whose change time (which the server cannot set back) passes this
 # marker's were written after seeding.
 : >"$D/seeded"
+# The directory node writes its V8 coverage into (the traced run of a Node
+# server only): the server's own, read back by the host after the run.
+[ -n "$COVERAGE_DIR" ] && as_user mkdir -p -m 0700 "$COVERAGE_DIR"
 cd "$WORKDIR" || cd "$HOME"
 
 stop() {

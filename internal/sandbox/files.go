@@ -253,6 +253,10 @@ type Artifacts struct {
 	HomeChanged []HomeChange
 	// Written are the files under Spec.ScanDir changed after seeding.
 	Written []WrittenFile
+	// Coverage are the regular files left in Spec.CoverageDir (bounded:
+	// at most 16, 16 MiB each, 64 MiB together; written by the server, so
+	// untrusted).
+	Coverage [][]byte
 	// SinkLog is the sink's JSON-lines event log (bounded), nil without a
 	// sink.
 	SinkLog []byte
@@ -277,6 +281,9 @@ func (r *Run) Collect(ctx context.Context, maxTrace int64) (*Artifacts, error) {
 	<-done
 	if a != nil {
 		a.SinkLog, a.SinkErr = sinkLog, sinkErr
+		if r.coverageDir != "" && err == nil {
+			a.Coverage = r.collectCoverage(ctx)
+		}
 	}
 	return a, err
 }
@@ -366,6 +373,43 @@ func readLines(r io.Reader, max int64) []string {
 		if l = strings.TrimSpace(l); l != "" && len(l) < 4096 {
 			out = append(out, l)
 		}
+	}
+	return out
+}
+
+// Bounds on the coverage files read back.
+const (
+	maxCoverageFiles = 16
+	maxCoverageFile  = 16 << 20
+	maxCoverageTotal = 64 << 20
+)
+
+// collectCoverage reads the regular files of the coverage directory out
+// of the stopped container, bounded; links and anything else are skipped.
+// It is best effort: no directory, or a failed copy, is "not measured".
+func (r *Run) collectCoverage(ctx context.Context) [][]byte {
+	res, err := r.sb.Engine.CopyFromContainer(ctx, r.ID, client.CopyFromContainerOptions{SourcePath: r.coverageDir})
+	if err != nil {
+		return nil
+	}
+	defer res.Content.Close()
+	var out [][]byte
+	total := 0
+	tr := tar.NewReader(res.Content)
+	for len(out) < maxCoverageFiles && total < maxCoverageTotal {
+		hdr, err := tr.Next()
+		if err != nil {
+			break
+		}
+		if hdr.Typeflag != tar.TypeReg || hdr.Size > maxCoverageFile || !strings.HasSuffix(hdr.Name, ".json") {
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(tr, maxCoverageFile))
+		if err != nil {
+			break
+		}
+		total += len(b)
+		out = append(out, b)
 	}
 	return out
 }

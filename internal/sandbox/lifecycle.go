@@ -80,7 +80,7 @@ func (s *Sandbox) create(ctx context.Context, spec Spec, sr *sinkRun, profile st
 		return nil, fmt.Errorf("creating sandbox container: %w", err)
 	}
 	s.log().Debug("container created", "ms", time.Since(t0).Milliseconds())
-	r := &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{}), sink: sr}
+	r := &Run{sb: s, ID: created.ID, stderr: NewTail(64 << 10), done: make(chan struct{}), sink: sr, coverageDir: spec.CoverageDir}
 	r.errOut = r.stderr
 	if spec.Stderr != nil {
 		r.errOut = io.MultiWriter(r.stderr, spec.Stderr)

@@ -29,6 +29,8 @@ type Run struct {
 	waitErr error
 	once    sync.Once
 	sink    *sinkRun
+	// coverageDir is Spec.CoverageDir, read back by Collect.
+	coverageDir string
 	// Forced is set when the entrypoint did not end the run on request and
 	// the engine had to kill the container.
 	Forced bool

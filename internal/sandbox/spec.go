@@ -111,6 +111,11 @@ type Spec struct {
 	// witnessed audit has it too, so the programs both runs opened are
 	// compared like with like.
 	Watch bool
+	// CoverageDir, when set, is made for the server's user before it
+	// starts, and the regular files node leaves in it (V8 coverage, when
+	// the server's environment sets NODE_V8_COVERAGE to it) are read back
+	// after the run (Artifacts.Coverage), bounded.
+	CoverageDir string
 	// ClockRate, above 1, lets the server's clocks and waits run that
 	// many times faster than real time (the clock shim, libfaketime) once
 	// Run.FastClock is called; until then they run in real time. The
