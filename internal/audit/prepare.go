@@ -111,6 +111,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		// exits by itself (the audit closes its stdin first).
 		sbSpec.CoverageDir = coverageDir
 		sbSpec.Env = append(sbSpec.Env, "NODE_V8_COVERAGE="+coverageDir)
+		layout.Instruments = []string{coverageDir}
 	}
 	if pkg.Python != nil {
 		pythonSpec(&sbSpec, pkg, man, o.Timing.InstallTimeout)

@@ -34,6 +34,9 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	}
 	real := c.realPath(r)
 	l := c.in.Layout
+	if l.instrument(r.Path) && l.instrument(real) && (r.Path2 == "" || l.instrument(r.Path2)) {
+		return // the runtime writing mcp-audit's instrument (V8 coverage); a link or rename out of it is recorded
+	}
 	canaryName := c.canaryAt[real]
 	fa := m.FileAccess{Path: l.Normalize(r.Path), Access: access, Category: l.fileCategory(real, canaryName != "", access),
 		Result: res}

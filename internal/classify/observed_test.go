@@ -1,12 +1,15 @@
 package classify
 
 import (
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
 // TestObservedPlaced: a record goes to the window holding its time (the
@@ -43,5 +46,29 @@ func TestObservedPlaced(t *testing.T) {
 	want := map[string][]string{"startup": {"env:EARLY"}, "call:a": {"env:GIVEN given"}, "idle": {"message x", "alert late"}, "call:b": {"env:NAMED"}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("placed (-want +got):\n%s", d)
+	}
+}
+
+// TestInstrumentsAreNotBehavior: node writing its V8 coverage into the
+// instrument's directory is not the server's behavior; a rename out of it
+// onto a dotfile is.
+func TestInstrumentsAreNotBehavior(t *testing.T) {
+	tr, err := trace.Parse(strings.NewReader(`100 1700000000.000001 openat(AT_FDCWD</srv>, "/tmp/.node-coverage/coverage-100-1-0.json", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 20</tmp/.node-coverage/coverage-100-1-0.json>
+100 1700000000.000002 rename("/tmp/.node-coverage/x.json", "/home/dev/.bashrc") = 0
+`), trace.Limits{})
+	if err != nil || len(tr.Events) != 2 {
+		t.Fatalf("trace %+v %v", tr, err)
+	}
+	l := Layout{Home: "/home/dev", Workspace: "/home/dev/workspace", Instruments: []string{"/tmp/.node-coverage"}}
+	out := Classify(Input{Layout: l, Events: tr.Events})
+	var paths []string
+	for _, p := range out.Phases {
+		for _, f := range p.Files {
+			paths = append(paths, f.Path)
+		}
+	}
+	if len(paths) == 0 || slices.ContainsFunc(paths, func(p string) bool { return strings.Contains(p, ".node-coverage/coverage") }) ||
+		!slices.Contains(paths, "~/.bashrc") {
+		t.Errorf("files %v", paths)
 	}
 }

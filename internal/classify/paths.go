@@ -16,6 +16,20 @@ type Layout struct {
 	PkgRoot   string // the server package's root directory
 	AppRoot   string // the install root holding node_modules, "" if none
 	Runtime   string // the node binary
+	// Instruments are directories of mcp-audit's own instruments that the
+	// server's runtime writes (node's V8 coverage): accesses that stay
+	// inside them are not the server's behavior.
+	Instruments []string
+}
+
+// instrument reports a path inside one of the instruments' directories.
+func (l Layout) instrument(p string) bool {
+	for _, d := range l.Instruments {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
 }
 
 var (
