@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
@@ -94,8 +95,25 @@ func (r *run) baselineFiles(manifests string) (map[string][]byte, error) {
 				textsafe.Line(man.Target.Version, 100), check.NotAcceptable(harmful))
 			return nil
 		}
+		if reasons := coverage.Incomplete(man); len(reasons) > 0 && !r.allowsIncomplete(man) {
+			// Nor a version that was not audited as a verdict needs: it is
+			// what later versions would be compared with.
+			r.a.Warningf("not proposing %s %s as a baseline: it was not audited as a verdict needs: %s", textsafe.Line(man.Target.Name, 200),
+				textsafe.Line(man.Target.Version, 100), textsafe.Line(strings.Join(reasons, "; "), 2000))
+			return nil
+		}
 		files[filepath.ToSlash(filepath.Join(baseRel, rel))] = data
 		return nil
 	})
 	return files, err
+}
+
+// allowsIncomplete reports whether the configuration or the input lets
+// the manifest's server pass incomplete.
+func (r *run) allowsIncomplete(man *m.Manifest) bool {
+	if r.in.AllowIncomplete || r.cfg.AllowIncomplete {
+		return true
+	}
+	s := r.cfg.ServerForPackage(man.Target.Name)
+	return s != nil && s.AllowIncomplete
 }

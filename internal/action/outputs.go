@@ -77,11 +77,18 @@ func outputs(a *githubactions.Action, cfgRel string, lines map[string]int, repor
 			counts[k] += v
 			total += v
 		}
-		if r.Result.Verdict == m.VerdictFail {
-			if verdict == m.VerdictPass {
+		switch r.Result.Verdict {
+		case m.VerdictFail:
+			if verdict == m.VerdictPass || verdict == m.VerdictIncomplete {
 				verdict = m.VerdictFail
 			}
 			annotateFindings(a, cfgRel, lines[r.Server], r)
+		case m.VerdictIncomplete:
+			if verdict == m.VerdictPass {
+				verdict = m.VerdictIncomplete
+			}
+			a.WithFieldsMap(map[string]string{"file": cfgRel, "line": strconv.Itoa(max(1, lines[r.Server])), "title": "mcp-audit: " + r.Server + " incomplete"}).
+				Warningf("not audited as a verdict needs: %s", textsafe.Line(strings.Join(r.Result.Incomplete, "; "), 4000))
 		}
 	}
 	a.SetOutput("verdict", verdict)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
@@ -61,6 +63,12 @@ func UpdateBaselines(ctx context.Context, deps audit.Deps, cfg *config.Config, o
 		harmful := policy.HarmfulOnes(policy.Evaluate(res.Manifest, c.policy(s)))
 		if err := guardBaseline(res.Manifest, harmful, o.AcceptRisk, time.Now()); err != nil {
 			return written, err
+		}
+		if reasons := coverage.Incomplete(res.Manifest); len(reasons) > 0 && !c.policy(s).AllowIncomplete && o.AcceptRisk == "" {
+			// A baseline is what later versions are compared with: one of
+			// a server that was not audited would launder what it hid.
+			return written, fmt.Errorf("%w: %s %s was not audited as a verdict needs (%s); not recorded as a baseline (allow_incomplete: or --accept-risk to record it anyway)",
+				verdict.ErrIncomplete, s.Name, res.Manifest.Target.Version, strings.Join(reasons, "; "))
 		}
 		p, err := baseline.Write(cfg.BaselineDir(), res.Manifest)
 		if err != nil {

@@ -41,6 +41,7 @@ func runScripts(t *testing.T, dir string) {
 		Dir: dir,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("FIXTURE", fixture)
+			env.Setenv("INCOMPLETE", filepath.Join(filepath.Dir(fixture), "incomplete-server"))
 			env.Setenv("XDG_CACHE_HOME", cache)
 			for _, k := range []string{"MCP_AUDIT_SINK_BINARY", "MCP_AUDIT_ANSWER_RESERVED", "MCP_AUDIT_ALL_CANARIES", "DOCKER_HOST", "NPM_CONFIG_REGISTRY", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "PATH"} {
 				if v := os.Getenv(k); v != "" {
