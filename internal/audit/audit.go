@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
@@ -231,6 +232,9 @@ type Result struct {
 	// outside is what the sandbox saw from outside the server that the
 	// manifest does not hold, for the witness comparison.
 	outside *differ.Outside
+	// records are everything the run emitted, raw, for the comparison of
+	// runs that differ in their secrets; never published.
+	records []differential.Record
 }
 
 // ErrRuntime marks failures of the audit machinery (as opposed to the

@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/codecov"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
@@ -61,6 +63,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 	s.binOpened, s.oddExec = differ.BinOpened(events)
 	s.oddExec = s.oddExec || st.Truncated
 	sinkEvents := readSink(art, man)
+	s.records = emissions(s, windows, sinkEvents, p.Layout)
 	var reqs []classify.ServerRequest
 	for _, r := range s.client.ServerRequests() {
 		reqs = append(reqs, classify.ServerRequest{Method: r.Method, Answer: r.Answer, Time: r.Time})
@@ -244,4 +247,17 @@ func measureCode(segs []*segment, p *Prepared) *m.CodeCoverage {
 		return nil
 	}
 	return codecov.Measure(files, p.Layout.PkgRoot, codecov.Sources(filepath.Join(p.pkg.Root, filepath.FromSlash(p.pkg.Dir))))
+}
+
+// emissions are everything a segment emitted, raw, for the comparison of
+// runs that differ in their secrets: the sink's log, the server's texts
+// besides its answers, its calls' results and the workspace files it
+// wrote.
+func emissions(s *segment, windows []classify.Window, events []sinklog.Event, l classify.Layout) []differential.Record {
+	at := func(t time.Time) string { return classify.PhaseAt(windows, t) }
+	texts := append(s.ch.Texts(), s.texts...)
+	for _, w := range s.art.Written {
+		texts = append(texts, differential.Text{Time: w.ModTime, Channel: differential.ChannelFile, Dest: l.Normalize(w.Path), Text: string(w.Data)})
+	}
+	return append(differential.FromSink(events, at), differential.FromTexts(texts, at)...)
 }

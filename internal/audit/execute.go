@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/coverage"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -241,7 +242,11 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	}
 	m.Canonicalize(man) // merges the phases of restarted segments
 	man.Coverage = coverage.Compute(man, notPlanned(ex.o))
-	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout)}
+	var records []differential.Record
+	for _, s := range ex.segments {
+		records = append(records, s.records...)
+	}
+	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout), records: records}
 }
 
 // failed completes a manifest for a run whose evidence could not be

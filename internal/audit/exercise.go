@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -164,8 +165,11 @@ func (x *exerciser) result(seg *segment, pc schedule.Call, raw json.RawMessage, 
 			Evidence: pc.Method + " " + textsafe.Text(pc.Name, 200), Encoding: h.Encoding})
 	}
 	// The model reads what a call returns: its text is judged like a
-	// description.
+	// description, and kept raw for the comparison of runs (a result
+	// whose arguments name workspace files carries them by design).
 	seg.ch.Result(pc.Method, raw)
+	seg.texts = append(seg.texts, differential.Text{Phase: pc.Phase, Channel: differential.ChannelResult, Dest: pc.Method,
+		Text: string(raw[:min(len(raw), 64<<10)]), Caller: strings.Contains(string(pc.Args), Workspace)})
 	var res struct {
 		IsError bool `json:"isError"`
 		Content []struct {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/observe"
@@ -33,6 +34,10 @@ type segment struct {
 	// binOpened are the programs in the bin directories its trace shows
 	// opened by a system call (read, not executed), set by classifySegment.
 	binOpened []string
+	// texts are the raw results of its calls; records everything it
+	// emitted, for the comparison of runs (internal/differential).
+	texts   []differential.Text
+	records []differential.Record
 	// oddExec is set when its trace is cut or shows an exec that failed
 	// after the kernel may have opened a program (ELOOP, ENOEXEC, E2BIG,
 	// …): its file watcher's programs are then not the traced run's.

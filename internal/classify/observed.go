@@ -63,3 +63,17 @@ func (c *classifier) phaseNamed(name string) *phaseAcc {
 	c.phases = append(c.phases, p)
 	return p
 }
+
+// PhaseAt names the window holding t: the last one started by then, or
+// the first (the rule that places observations and trace events).
+func PhaseAt(windows []Window, t time.Time) string {
+	for i := len(windows) - 1; i >= 0; i-- {
+		if !t.Before(windows[i].Start) {
+			return windows[i].Name
+		}
+	}
+	if len(windows) == 0 {
+		return m.PhaseStartup
+	}
+	return windows[0].Name
+}

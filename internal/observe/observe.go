@@ -26,6 +26,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
@@ -72,6 +73,8 @@ type Observer struct {
 	cut    map[string]bool
 	// spent is the time spent judging per channel (maxJudgeTime).
 	spent map[string]time.Duration
+	// texts are what it said, raw, for the comparison of runs.
+	texts []differential.Text
 	// listChanged is set when the server sends notifications/*/list_changed
 	// and cleared when the audit lists again (a client refreshes at once).
 	listChanged atomic.Bool
@@ -262,6 +265,7 @@ func (ch *Observer) process(now time.Time, o mcpclient.Observation) {
 		}
 	}
 	method = textsafe.Line(method, 100)
+	ch.text(now, channel+" "+method, o.Data)
 	what := channel
 	if method != "" {
 		what += " " + method
@@ -296,6 +300,7 @@ func (ch *Observer) stderr(line []byte) {
 	now := time.Now()
 	line = bytes.Clone(line)
 	ch.enqueueSized(int64(len(line)), func() {
+		ch.text(now, m.ChannelStderr, line)
 		ch.hits(now, line, m.HowStderr, "standard error")
 		ch.streamHits(now, line, m.HowStderr, "standard error")
 		ch.judge(now, m.ChannelStderr, "", string(line), false)
@@ -563,4 +568,33 @@ func jsonText(raw []byte) string {
 	}
 	walk(v, 0)
 	return b.String()
+}
+
+// Bounds on the raw texts kept for the comparison of runs.
+const (
+	maxTexts     = 2048
+	maxTextBytes = 16 << 10
+)
+
+// text keeps what the server said, raw (canaries included: the texts
+// never leave the host's memory unredacted), for the comparison of runs
+// that differ in their secrets (internal/differential).
+func (ch *Observer) text(t time.Time, dest string, data []byte) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	if len(ch.texts) >= maxTexts {
+		return
+	}
+	if len(data) > maxTextBytes {
+		data = data[:maxTextBytes]
+	}
+	ch.texts = append(ch.texts, differential.Text{Time: t, Channel: differential.ChannelMessage, Dest: dest, Text: string(data)})
+}
+
+// Texts are the raw texts the server said besides its answers (Records
+// drains the queue first).
+func (ch *Observer) Texts() []differential.Text {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	return slices.Clone(ch.texts)
 }

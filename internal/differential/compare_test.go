@@ -1,0 +1,104 @@
+package differential
+
+import (
+	"encoding/hex"
+	"fmt"
+	"testing"
+)
+
+func xor(s, key string) string {
+	b := []byte(s)
+	for i := range b {
+		b[i] ^= key[i%len(key)]
+	}
+	return hex.EncodeToString(b)
+}
+
+// telemetry is a request the way a benign client sends one: a fresh
+// random id and a timestamp every run, and its payload.
+func telemetry(id, ts, payload string) Record {
+	r := Record{Phase: "startup", Channel: ChannelHTTP, Dest: "collect.example POST"}
+	r.AddURL("https://t.collect.example/v1/e?sid=" + id)
+	r.AddText("body", fmt.Sprintf(`{"ts":%q,"event":"start","data":%q}`, ts, payload))
+	return r
+}
+
+// TestCompare: a secret XORed with a fixed key is the same with the same
+// secrets and different with others — derived, whatever the encoding;
+// random ids and timestamps vary by themselves and are not.
+func TestCompare(t *testing.T) {
+	const key = "k3y"
+	p := []Record{telemetry("a1b2c3d4e5f6", "2026-12-01T10:00:01Z", xor("ghp_secretA", key))}
+	c := []Record{telemetry("99ffe0d1c2b3", "2026-12-01T10:00:02Z", xor("ghp_secretA", key))}
+	v := []Record{telemetry("0badf00d1234", "2026-12-01T10:00:01Z", xor("ghp_secretB", key))}
+	got := Compare(p, c, v)
+	if len(got) != 1 || len(got[0].Fields) != 1 || got[0].Fields[0].Name != "body.data" {
+		t.Fatalf("derived %+v", got)
+	}
+	// The control: the same telemetry carrying nothing secret.
+	p[0], c[0], v[0] = telemetry("a1", "t1", "ok"), telemetry("b2", "t2", "ok"), telemetry("c3", "t1", "ok")
+	if got := Compare(p, c, v); len(got) != 0 {
+		t.Errorf("benign telemetry: %+v", got)
+	}
+}
+
+// TestCompareDNSPieces: pieces of a secret spread over unrelated domains,
+// each too short to recognise, are each derived.
+func TestCompareDNSPieces(t *testing.T) {
+	q := func(dom, label string) Record {
+		r := Record{Phase: "startup", Channel: ChannelDNS, Dest: dom}
+		r.AddField("name", label+"."+dom)
+		r.AddField("qtype", "A")
+		return r
+	}
+	p := []Record{q("a.example", "6768"), q("b.example", "705f"), q("c.example", "7331")}
+	c := []Record{q("a.example", "6768"), q("b.example", "705f"), q("c.example", "7331")}
+	v := []Record{q("a.example", "ab12"), q("b.example", "cd34"), q("c.example", "ef56")}
+	if got := Compare(p, c, v); len(got) != 3 {
+		t.Errorf("pieces %+v", got)
+	}
+	// Data in the query type: the name is the same, the type is not.
+	p, c, v = []Record{q("t.example", "x")}, []Record{q("t.example", "x")}, []Record{q("t.example", "x")}
+	v[0].Fields[1].Value = "TXT"
+	if got := Compare(p, c, v); len(got) != 1 || got[0].Fields[0].Name != "qtype" {
+		t.Errorf("qtype %+v", got)
+	}
+}
+
+// TestCompareCallerAndPresence: a result the caller asked for follows the
+// decoys by design; an emission only the variant made is presence.
+func TestCompareCallerAndPresence(t *testing.T) {
+	res := func(text string, caller bool) Record {
+		r := Record{Phase: "call:read", Channel: ChannelResult, Dest: "tools/call", Caller: caller}
+		r.AddText("result", text)
+		return r
+	}
+	if got := Compare([]Record{res("readme A", true)}, []Record{res("readme A", true)}, []Record{res("readme B", true)}); len(got) != 0 {
+		t.Errorf("caller's %+v", got)
+	}
+	if got := Compare([]Record{res("![x](https://i.example/p.png?d=AAA)", false)}, []Record{res("![x](https://i.example/p.png?d=AAA)", false)},
+		[]Record{res("![x](https://i.example/p.png?d=BBB)", false)}); len(got) != 1 {
+		t.Errorf("image URL in a result %+v", got)
+	}
+	extra := Record{Phase: "idle", Channel: ChannelHTTP, Dest: "drop.example POST"}
+	if got := Compare(nil, nil, []Record{extra}); len(got) != 1 || got[0].Presence == "" {
+		t.Errorf("presence %+v", got)
+	}
+}
+
+func FuzzCompare(f *testing.F) {
+	f.Add("a=1&b=2", `{"x":[1,"y"]}`, "plain text 12 ab")
+	f.Fuzz(func(t *testing.T, a, b, c string) {
+		mk := func(s string) []Record {
+			r := Record{Phase: "p", Channel: ChannelHTTP, Dest: "d"}
+			r.AddText("body", s)
+			r.AddURL(s)
+			return []Record{r}
+		}
+		for _, d := range Compare(mk(a), mk(b), mk(c)) {
+			if len(d.Fields) > maxFieldsDerived {
+				t.Fatal("unbounded")
+			}
+		}
+	})
+}

@@ -1,0 +1,109 @@
+package differential
+
+import (
+	"net"
+	"strings"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
+)
+
+// PhaseAt names the phase holding a moment of the run.
+type PhaseAt func(time.Time) string
+
+// FromSink turns the sink's log into records: every DNS question (name
+// and type), every HTTP request (host, path, query, headers, body), every
+// other stream's and datagram's bytes, every message to a service fake.
+// The log is raw: canary values stay in the records, which never leave
+// memory unredacted.
+func FromSink(events []sinklog.Event, at PhaseAt) []Record {
+	names := map[string]string{} // address → the name it was made up for
+	for _, e := range events {
+		if e.Kind == sinklog.KindDNS {
+			for _, a := range e.Answer {
+				names[a] = strings.ToLower(strings.TrimSuffix(e.Name, "."))
+			}
+		}
+	}
+	dest := func(e sinklog.Event) string {
+		ip, port, _ := net.SplitHostPort(e.Dst)
+		if n := names[ip]; n != "" {
+			return hosts.Registrable(n) + ":" + port
+		}
+		return e.Dst
+	}
+	var out []Record
+	for _, e := range events {
+		ts := time.Unix(0, int64(e.Time*1e9))
+		switch e.Kind {
+		case sinklog.KindDNS:
+			name := strings.ToLower(strings.TrimSuffix(e.Name, "."))
+			r := Record{Phase: at(ts), Channel: ChannelDNS, Dest: hosts.Registrable(name)}
+			r.AddField("name", name)
+			r.AddField("qtype", e.QType)
+			out = append(out, r)
+		case sinklog.KindTCP:
+			for _, q := range e.Requests {
+				host := strings.ToLower(q.Host)
+				if h, _, err := net.SplitHostPort(host); err == nil {
+					host = h
+				}
+				r := Record{Phase: at(ts), Channel: ChannelHTTP, Dest: hosts.Registrable(host) + " " + q.Method}
+				r.AddURL("http://" + host + q.Target)
+				for _, h := range q.Headers {
+					r.AddField("header."+strings.ToLower(h[0]), h[1])
+				}
+				r.AddText("body", string(q.Body))
+				out = append(out, r)
+			}
+			if len(e.Requests) == 0 && len(e.First) > 0 {
+				r := Record{Phase: at(ts), Channel: ChannelTCP, Dest: dest(e)}
+				r.AddText("data", string(e.First))
+				out = append(out, r)
+			}
+		case sinklog.KindData:
+			r := Record{Phase: at(ts), Channel: ChannelTCP, Dest: dest(e)}
+			r.AddText("data", string(e.Data))
+			out = append(out, r)
+		case sinklog.KindUDP:
+			r := Record{Phase: at(ts), Channel: ChannelUDP, Dest: dest(e)}
+			r.AddText("data", string(e.Data))
+			out = append(out, r)
+		case sinklog.KindPayload:
+			r := Record{Phase: at(ts), Channel: ChannelService, Dest: e.Service + " " + dest(e)}
+			r.AddField("op", e.Op)
+			r.AddField("user", e.User)
+			r.AddField("secret", string(e.Secret))
+			r.AddText("data", string(e.Data))
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Text is one text the server emitted outside the network: a call's
+// result, a message besides its answers, a file it wrote.
+type Text struct {
+	Time    time.Time
+	Phase   string // set: this phase, not the one at Time
+	Channel string
+	Dest    string
+	Text    string
+	Caller  bool
+}
+
+// FromTexts turns texts into records.
+func FromTexts(texts []Text, at PhaseAt) []Record {
+	out := make([]Record, 0, len(texts))
+	for _, t := range texts {
+		ph := t.Phase
+		if ph == "" {
+			ph = at(t.Time)
+		}
+		r := Record{Phase: ph, Channel: t.Channel, Dest: t.Dest, Caller: t.Caller}
+		r.AddText("text", t.Text)
+		out = append(out, r)
+	}
+	return out
+}

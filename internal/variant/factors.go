@@ -1,0 +1,81 @@
+package variant
+
+import (
+	"encoding/hex"
+	"fmt"
+)
+
+// Identity is what a run looks like from inside: its user, home, host
+// name and machine id.
+type Identity struct {
+	User, Home, Hostname, MachineID string
+}
+
+// Canonical is the primary run's identity, the same in every audit, so
+// published manifests compare across installations; the witness run
+// differs from it (Witness), so a server dormant under it shows.
+var Canonical = Identity{User: "dev", Home: "/home/dev", Hostname: "dev-workstation", MachineID: "6f2b1c9e4d7a4e0b9c3f5a1d2e8b7c60"}
+
+var (
+	users = []string{"alex", "sam", "jordan", "maria", "chen", "priya", "lukas", "emma", "omar", "nina", "tomas", "yuki"}
+	hosts = []string{"%s-laptop", "%s-mbp", "%s-thinkpad", "%s-desktop", "ws-%s", "%s-dev"}
+)
+
+// Witness is the witness run's identity for the package version seed:
+// another user, home, host name and machine id, unpredictable to the
+// package.
+func (s Secret) Witness(seed string) Identity {
+	u := users[s.Pick(len(users), seed, "user")]
+	return Identity{User: u, Home: "/home/" + u, Hostname: fmt.Sprintf(hosts[s.Pick(len(hosts), seed, "host")], u),
+		MachineID: hex.EncodeToString(s.mac(seed, "machine-id")[:16])}
+}
+
+// Client is a client as a server meets it: the clientInfo it sends and
+// the environment its stdio transport passes on (the MCP SDKs pass HOME,
+// LOGNAME, PATH, SHELL, TERM and USER).
+type Client struct {
+	Name, Version string
+	// Profile names the environment: desktop (no terminal), terminal (a
+	// CLI run from a shell) or editor (an IDE's inherited environment).
+	Profile string
+}
+
+// Clients are popular clients' identities.
+var Clients = []Client{
+	{"claude-ai", "0.1.0", "desktop"},
+	{"claude-code", "2.1.3", "terminal"},
+	{"cursor-vscode", "1.0.0", "editor"},
+	{"Visual Studio Code", "1.106.0", "editor"},
+	{"gemini-cli-mcp-client", "0.18.0", "terminal"},
+	{"Zed", "0.212.4", "editor"},
+}
+
+// WitnessClient is another client than primary for the witness run.
+func (s Secret) WitnessClient(seed string, primary Client) Client {
+	var others []Client
+	for _, c := range Clients {
+		if c.Profile != primary.Profile {
+			others = append(others, c)
+		}
+	}
+	return others[s.Pick(len(others), seed, "client")]
+}
+
+// AnswerNets are the ranges a sinkhole can answer from besides its own
+// (every address is routed to the sink inside the sandbox's namespace, so
+// none is ever reached): a server that tells the audit by the answers'
+// range meets another one in the witness run.
+var AnswerNets = []string{"100.72.0.0/15", "172.24.0.0/15", "10.182.0.0/15", "100.118.0.0/15"}
+
+// WitnessAnswerNet is the witness run's answer range.
+func (s Secret) WitnessAnswerNet(seed string) string {
+	return AnswerNets[s.Pick(len(AnswerNets), seed, "answer-net")]
+}
+
+// YearsAhead is how far the idle phase moves the clock: a release that
+// turns hostile at a date meets one.
+func (s Secret) YearsAhead(seed string) int { return 2 + s.Pick(4, seed, "years") }
+
+// RandomSeed seeds the traced runs' Math.random (node --random-seed), so
+// the runs that share their secrets differ in as little as possible.
+func (s Secret) RandomSeed(seed string) int { return 1 + s.Pick(1<<30, seed, "random") }
