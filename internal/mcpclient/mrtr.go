@@ -38,19 +38,24 @@ type EmbeddedRequest struct {
 
 // ParseInputRequired reads an input_required result.
 func ParseInputRequired(raw json.RawMessage) (*InputRequired, error) {
-	var r struct {
-		InputRequests map[string]json.RawMessage `json:"inputRequests"`
-		RequestState  *string                    `json:"requestState"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
+	var f map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &f); err != nil {
 		return nil, fmt.Errorf("decoding input_required result: %w", err)
 	}
-	ir := &InputRequired{State: r.RequestState}
-	if r.RequestState != nil && len(*r.RequestState) > maxRequestState {
-		ir.BigState = true
+	var reqs map[string]json.RawMessage
+	if v, ok := f["inputRequests"]; ok && json.Unmarshal(v, &reqs) != nil {
+		return nil, fmt.Errorf("decoding input_required inputRequests: not an object")
 	}
-	keys := make([]string, 0, len(r.InputRequests))
-	for k := range r.InputRequests {
+	ir := &InputRequired{}
+	if v, ok := f["requestState"]; ok {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return nil, fmt.Errorf("decoding input_required requestState: not a string")
+		}
+		ir.State, ir.BigState = &s, len(s) > maxRequestState
+	}
+	keys := make([]string, 0, len(reqs))
+	for k := range reqs {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
@@ -58,15 +63,13 @@ func ParseInputRequired(raw json.RawMessage) (*InputRequired, error) {
 		keys, ir.TooMany = keys[:maxInputRequests], true
 	}
 	for _, k := range keys {
-		var e struct {
-			Method string          `json:"method"`
-			Params json.RawMessage `json:"params"`
-		}
-		if json.Unmarshal(r.InputRequests[k], &e) != nil || len(k) > maxInputKey {
+		e := fields(reqs[k])
+		var method string
+		if json.Unmarshal(e["method"], &method) != nil || len(k) > maxInputKey {
 			ir.Requests = append(ir.Requests, EmbeddedRequest{Key: truncate(k, maxInputKey)})
 			continue
 		}
-		ir.Requests = append(ir.Requests, EmbeddedRequest{Key: k, Method: truncate(e.Method, 100), Params: e.Params})
+		ir.Requests = append(ir.Requests, EmbeddedRequest{Key: k, Method: truncate(method, 100), Params: e["params"]})
 	}
 	return ir, nil
 }

@@ -36,27 +36,35 @@ type ResultMeta struct {
 // ParseMeta reads a result's type, _meta serverInfo and cache hint. A
 // result that is not an object yields the zero values, type complete.
 func ParseMeta(raw json.RawMessage) ResultMeta {
-	var r struct {
-		ResultType *string                    `json:"resultType"`
-		Meta       map[string]json.RawMessage `json:"_meta"`
-	}
 	m := ResultMeta{Type: ResultComplete, Cache: ParseCacheHint(raw)}
-	if json.Unmarshal(raw, &r) != nil {
-		return m
+	f := fields(raw)
+	var rt string
+	if json.Unmarshal(f["resultType"], &rt) == nil {
+		m.Type = truncate(rt, 40)
 	}
-	if r.ResultType != nil {
-		m.Type = truncate(*r.ResultType, 40)
-	}
-	if si, ok := r.Meta[MetaServerInfo]; ok {
+	var meta map[string]json.RawMessage
+	_ = json.Unmarshal(f["_meta"], &meta)
+	if si, ok := meta[MetaServerInfo]; ok {
 		var impl Implementation
 		if json.Unmarshal(si, &impl) == nil {
 			m.ServerInfo = &impl
 		}
 	}
-	if sid, ok := r.Meta[MetaSubscriptionID]; ok && len(sid) <= 256 {
+	if sid, ok := meta[MetaSubscriptionID]; ok && len(sid) <= 256 {
 		m.Subscription = sid
 	}
 	return m
+}
+
+// fields are an object's members by their exact names (encoding/json
+// matches struct fields case-insensitively; a server must not get its
+// "RESULTTYPE" read where a real client reads none). Not an object: none.
+func fields(raw json.RawMessage) map[string]json.RawMessage {
+	var f map[string]json.RawMessage
+	if json.Unmarshal(raw, &f) != nil {
+		return nil
+	}
+	return f
 }
 
 // ParseCacheHint reads ttlMs and cacheScope from a result; a field of

@@ -39,11 +39,26 @@ type Task struct {
 	Error          *RPCError       `json:"error,omitempty"`
 }
 
-// ParseTask reads a task handle or state, bounding its strings.
+// ParseTask reads a task handle or state (members by their exact names),
+// bounding its strings.
 func ParseTask(raw json.RawMessage) (*Task, bool) {
+	f := fields(raw)
 	var t Task
-	if json.Unmarshal(raw, &t) != nil || t.TaskID == "" || len(t.TaskID) > maxTaskID {
+	if json.Unmarshal(f["taskId"], &t.TaskID) != nil || t.TaskID == "" || len(t.TaskID) > maxTaskID {
 		return nil, false
+	}
+	_ = json.Unmarshal(f["status"], &t.Status)
+	_ = json.Unmarshal(f["statusMessage"], &t.StatusMessage)
+	var ms json.Number
+	if json.Unmarshal(f["pollIntervalMs"], &ms) == nil {
+		if n, err := ms.Int64(); err == nil {
+			t.PollIntervalMs = n
+		}
+	}
+	t.Result = f["result"]
+	if e, ok := f["error"]; ok {
+		t.Error = &RPCError{}
+		_ = json.Unmarshal(e, t.Error)
 	}
 	t.Status, t.StatusMessage = truncate(t.Status, 40), truncate(t.StatusMessage, maxTaskMessage)
 	return &t, true
