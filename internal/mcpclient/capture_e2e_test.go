@@ -65,20 +65,20 @@ type fixtureRun struct {
 	start  time.Time
 }
 
-// runFixture starts fixture name with args; for http, it serves on a
-// socket in a shared directory instead of stdio.
-func runFixture(t *testing.T, rec *recorder, name string, http bool, args ...string) *fixtureRun {
+// runFixture starts fixture name with args; with transport "http" or
+// "sse", it serves that on a socket in a shared directory instead of stdio.
+func runFixture(t *testing.T, rec *recorder, name, transport string, args ...string) *fixtureRun {
 	t.Helper()
 	tree := fixtureTree(t, name)
 	r := &fixtureRun{name: fmt.Sprintf("mcpclient-capture-%d", time.Now().UnixNano())}
 	docker := []string{"run", "--rm", "-i", "--name", r.name, "--network", "none", "--memory", "512m", "-v", tree + ":/srv:ro", "-e", "GITHUB_TOKEN=" + captureToken}
-	if http {
+	if transport != "" {
 		dir := t.TempDir()
 		if err := os.Chmod(dir, 0o777); err != nil {
 			t.Fatal(err)
 		}
 		docker = append(docker, "-v", dir+":/sock")
-		args = append(args, "http=/sock/mcp.sock")
+		args = append(args, transport+"=/sock/mcp.sock")
 		r.sock = filepath.Join(dir, "mcp.sock")
 	}
 	docker = append(docker, *captureImage, "node", "/srv/node_modules/"+name+"/server.js")
@@ -130,14 +130,24 @@ func (r *fixtureRun) stdioClient(rec *recorder, co Options) *Client {
 	return New(r.stdout, r.stdin, co)
 }
 
-// httpClient is a client on the run's socket that records each exchange.
-func (r *fixtureRun) httpClient(t *testing.T, rec *recorder, co Options) *Client {
+// httpClient is a client on the run's socket that records each exchange
+// (sse: of the 2024-11-05 transport).
+func (r *fixtureRun) httpClient(t *testing.T, rec *recorder, co Options, sse bool) *Client {
 	hc := &http.Client{Transport: &recordingTransport{rec: rec, next: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", r.sock)
 		},
 	}}}
+	if sse {
+		// The messages both ways, as on stdio; the exchanges are kept too
+		// (the stream is recorded whole when it closes).
+		co.OnSend = func(b []byte) { rec.add(record{C: bytes.Clone(b)}) }
+		co.OnLine = func(b []byte, isJSON bool) { rec.add(record{S: bytes.Clone(b)}) }
+		c, tr := NewSSE(SSEOptions{URL: "http://fixture.test/sse", Client: hc, RetryConnect: true, StreamTimeout: time.Minute}, co)
+		t.Cleanup(func() { c.Close(); tr.Close() })
+		return c
+	}
 	c, tr := NewHTTP(HTTPOptions{URL: "http://fixture.test/mcp", Client: hc, RetryInitialize: true}, co)
 	t.Cleanup(func() { c.Close(); tr.Close() })
 	return c

@@ -39,12 +39,12 @@ func roundTrip(t *testing.T, ctx context.Context, rec *recorder, c *Client, meth
 
 func TestCaptureSDK1(t *testing.T) {
 	skipUnlessCapture(t)
-	for _, http := range []bool{false, true} {
-		name := map[bool]string{false: "sdk1-legacy-stdio-auto", true: "sdk1-legacy-http-auto"}[http]
+	for _, transport := range []string{"", "http", "sse"} {
+		name := map[string]string{"": "sdk1-legacy-stdio-auto", "http": "sdk1-legacy-http-auto", "sse": "sdk1-legacy-sse-auto"}[transport]
 		t.Run(name, func(t *testing.T) {
 			rec := &recorder{}
-			run := runFixture(t, rec, "sdk1-legacy", http, "log-methods")
-			c := clientFor(t, rec, run, http)
+			run := runFixture(t, rec, "sdk1-legacy", transport, "log-methods")
+			c := clientFor(t, rec, run, transport)
 			ctx := captureCtx(t)
 			if o := openAndNote(t, ctx, rec, c, run, ProtocolAuto); o != nil {
 				// A second probe, once the server is up: how fast a 2025
@@ -60,10 +60,10 @@ func TestCaptureSDK1(t *testing.T) {
 	}
 }
 
-func clientFor(t *testing.T, rec *recorder, run *fixtureRun, http bool) *Client {
+func clientFor(t *testing.T, rec *recorder, run *fixtureRun, transport string) *Client {
 	co := Options{Roots: []string{"file:///home/user/workspace"}}
-	if http {
-		return run.httpClient(t, rec, co)
+	if transport != "" {
+		return run.httpClient(t, rec, co, transport == "sse")
 	}
 	c := run.stdioClient(rec, co)
 	t.Cleanup(c.Close)
@@ -144,8 +144,9 @@ type scenario struct {
 func (s scenario) run(t *testing.T) {
 	t.Run(s.name, func(t *testing.T) {
 		rec := &recorder{}
-		run := runFixture(t, rec, s.fixture, s.http, s.args...)
-		c := clientFor(t, rec, run, s.http)
+		transport := map[bool]string{true: "http"}[s.http]
+		run := runFixture(t, rec, s.fixture, transport, s.args...)
+		c := clientFor(t, rec, run, transport)
 		ctx := captureCtx(t)
 		if o := openAndNote(t, ctx, rec, c, run, s.proto); o != nil {
 			if o.Era == EraModern {

@@ -1,10 +1,8 @@
 package mcpclient
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 )
 
@@ -29,61 +27,27 @@ func (t *HTTPTransport) readJSON(r io.Reader, id json.RawMessage) answer {
 	return answer{errMessage: errMessageOf(b)}
 }
 
-// maxEventLine bounds one line of an event stream; the rest of a longer
-// line is dropped (the event's data is then malformed, and counted).
-const maxEventLine = 1 << 20
-
 // readEvents feeds each event's data to the Client as one line.
 func (t *HTTPTransport) readEvents(r io.Reader, id json.RawMessage) answer {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var data []byte
-	has := false
 	var a answer
-	flush := func() {
-		if has && t.line(data, id) {
+	_ = scanEvents(r, t.maxData(), func(_ string, data []byte) bool {
+		if t.line(data, id) {
 			a.answered = true
-		} else if has && a.errMessage == "" {
+		} else if a.errMessage == "" {
 			a.errMessage = errMessageOf(data)
 		}
-		data, has = data[:0], false
-	}
-	for {
-		l, err := readEventLine(br)
-		l = bytes.TrimRight(l, "\r\n")
-		switch {
-		case len(l) == 0 && err == nil:
-			flush()
-		case bytes.HasPrefix(l, []byte("data")):
-			v := l[len("data"):]
-			if len(v) > 0 && v[0] != ':' {
-				break // a field named e.g. "database": ignored
-			}
-			v = bytes.TrimPrefix(bytes.TrimPrefix(v, []byte(":")), []byte(" "))
-			if has {
-				data = append(data, '\n')
-			}
-			data, has = append(data, v...), true
-		}
-		if err != nil {
-			flush()
-			return a
-		}
-	}
+		return true
+	})
+	return a
 }
 
-// readEventLine reads one line, keeping at most maxEventLine bytes of it.
-func readEventLine(br *bufio.Reader) ([]byte, error) {
-	var l []byte
-	for {
-		frag, err := br.ReadSlice('\n')
-		if room := maxEventLine - len(l); room > 0 {
-			l = append(l, frag[:min(len(frag), room)]...)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return l, err
+// maxData bounds one event's data: just over the Client's MaxLine, so a
+// longer event reaches the Client as the oversized message it is.
+func (t *HTTPTransport) maxData() int {
+	if t.maxLine > 0 {
+		return t.maxLine + keepEnds
 	}
+	return int(t.opts.MaxBody)
 }
 
 // line passes one message to the Client and reports whether it is the

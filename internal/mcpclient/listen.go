@@ -50,12 +50,15 @@ func (c *Client) Listen(ctx context.Context, f ListenFilter) (*Subscription, err
 	c.next++
 	id := c.next
 	s.key = idKey(mustJSON(id))
-	c.listens[s.key] = true
+	if len(c.listens) < maxListens {
+		// Kept after the subscription ends: a notification it carried may
+		// still be on its way to the reader.
+		c.listens[s.key] = true
+	}
 	c.subs = append(pruneSubs(c.subs), s)
 	c.mu.Unlock()
 	_, ch, err := c.start(id, "subscriptions/listen", map[string]any{"notifications": f})
 	if err != nil {
-		c.dropListen(s.key)
 		return nil, err
 	}
 	go s.wait(ch)
@@ -84,7 +87,6 @@ func (s *Subscription) wait(ch chan response) {
 		s.graceful = true
 	}
 	s.mu.Unlock()
-	s.c.dropListen(s.key)
 	close(s.done)
 }
 
@@ -116,17 +118,14 @@ func (s *Subscription) Close() {
 	}
 	s.c.forgetKey(s.key)
 	s.c.cancel(s.key, "client closed the subscription")
-	s.c.dropListen(s.key)
 }
 
-func (c *Client) dropListen(key string) {
-	c.mu.Lock()
-	delete(c.listens, key)
-	c.mu.Unlock()
-}
-
-// maxSubs bounds the subscriptions one client keeps track of.
-const maxSubs = 16
+// maxSubs bounds the subscriptions one client keeps track of; maxListens
+// the listen ids it tags notifications by.
+const (
+	maxSubs    = 16
+	maxListens = 64
+)
 
 // pruneSubs drops ended subscriptions, and the oldest beyond maxSubs.
 func pruneSubs(subs []*Subscription) []*Subscription {

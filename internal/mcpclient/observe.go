@@ -11,6 +11,7 @@ const (
 	ChanOversized    = "oversized"    // a message longer than MaxLine: its head and tail
 	ChanTask         = "task"         // a task's state (tasks extension): status, statusMessage, error
 	ChanState        = "state"        // the opaque requestState of an input_required result
+	ChanTransport    = "transport"    // an event of the transport itself: the HTTP+SSE endpoint event, an unknown event
 )
 
 // Sources say which 2026-07-28 mechanism carried an Observation; the

@@ -27,13 +27,14 @@ type OpenError struct {
 	Probe    Probe  // the modern probe's outcome (auto)
 	Err      error
 	// Transport is the transport's last failure to reach the server (an
-	// HTTP server that never listened), when the opening ran out of time.
+	// HTTP server that never listened, an event stream that ended), when
+	// the opening ran out of time or the stream closed.
 	Transport string
 }
 
 func (c *Client) openErr(proto, step string, err error, p Probe) *OpenError {
 	e := &OpenError{Protocol: proto, Step: step, Err: err, Probe: p}
-	if l, ok := c.w.(interface{ lastError() string }); ok && errors.Is(err, context.DeadlineExceeded) {
+	if l, ok := c.w.(interface{ lastError() string }); ok && (errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrClosed)) {
 		e.Transport = l.lastError()
 	}
 	return e
@@ -46,6 +47,8 @@ func (e *OpenError) Error() string {
 		return fmt.Sprintf("%s was not answered in time: the server could not be reached (%s)", e.Step, e.Transport)
 	case errors.Is(e.Err, context.DeadlineExceeded):
 		return fmt.Sprintf("%s was not answered in time", e.Step)
+	case errors.Is(e.Err, ErrClosed) && e.Transport != "":
+		return fmt.Sprintf("the server closed its output before answering %s (%s)", e.Step, e.Transport)
 	case errors.Is(e.Err, ErrClosed):
 		return fmt.Sprintf("the server closed its output before answering %s", e.Step)
 	case errors.As(e.Err, &rpc) && rpc.Code == CodeTransport:

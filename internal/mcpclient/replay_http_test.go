@@ -83,3 +83,46 @@ func (h *headerCheck) check(t *testing.T) {
 		t.Error(d)
 	}
 }
+
+// replaySSE serves a 2024-11-05 transcript: the stream names an endpoint,
+// and each live POST's recorded answers are sent on the stream.
+func replaySSE(t *testing.T, name string, co Options) (*Client, *replay) {
+	t.Helper()
+	var msgs []record
+	for _, rec := range readTranscript(t, name) {
+		if rec.H == nil {
+			msgs = append(msgs, rec)
+		}
+	}
+	r := newReplay(msgs)
+	events := make(chan []byte, 256)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method == http.MethodGet {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: endpoint\ndata: /messages?sessionId=replay\n\n")
+			w.(http.Flusher).Flush()
+			for {
+				select {
+				case ev := <-events:
+					fmt.Fprintf(w, "event: message\ndata: %s\n\n", ev)
+					w.(http.Flusher).Flush()
+				case <-req.Context().Done():
+					return
+				}
+			}
+		}
+		body, _ := io.ReadAll(io.LimitReader(req.Body, 8<<20))
+		w.WriteHeader(http.StatusAccepted)
+		k, id := msgKey(body)
+		if g := r.match(body); g != nil {
+			for _, out := range g.out {
+				events <- r.rewrite(out)
+			}
+		} else if id != "" {
+			events <- notInTranscript(body, k)
+		}
+	}))
+	c, tr := NewSSE(SSEOptions{URL: srv.URL + "/sse"}, co)
+	t.Cleanup(func() { c.Close(); tr.Close(); srv.Close() })
+	return c, r
+}

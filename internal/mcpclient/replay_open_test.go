@@ -81,7 +81,7 @@ func TestReplayLegacyRejectedWithReason(t *testing.T) {
 // client sends (the same messages, the same ids), and the probe's error
 // answer is observed as the probe's.
 func TestReplayProbeIsAll2025ServersSee(t *testing.T) {
-	for _, name := range []string{"sdk1-legacy-stdio-auto", "sdk1-legacy-http-auto"} {
+	for _, name := range []string{"sdk1-legacy-stdio-auto", "sdk1-legacy-http-auto", "sdk1-legacy-sse-auto"} {
 		t.Run(name, func(t *testing.T) {
 			var sent [2][]string
 			for i, proto := range []string{ProtocolAuto, ProtocolLegacy} {
@@ -89,9 +89,12 @@ func TestReplayProbeIsAll2025ServersSee(t *testing.T) {
 				co := Options{Observe: func(o Observation) { obs = append(obs, o) }}
 				var c *Client
 				var r *replay
-				if strings.Contains(name, "http") {
+				switch {
+				case strings.Contains(name, "-http-"):
 					c, r, _ = replayHTTP(t, name, co)
-				} else {
+				case strings.Contains(name, "-sse-"):
+					c, r = replaySSE(t, name, co)
+				default:
 					c, r = replayStdio(t, name, co)
 				}
 				o, err := c.Open(openCtx(t), OpenOptions{Protocol: proto})
@@ -104,7 +107,7 @@ func TestReplayProbeIsAll2025ServersSee(t *testing.T) {
 				time.Sleep(50 * time.Millisecond) // notifications/initialized is not awaited
 				sent[i] = r.sentRaw()
 				if proto == ProtocolAuto {
-					wantOutcome := map[bool]string{false: ProbeOtherError, true: ProbeHTTPStatus}[strings.Contains(name, "http")]
+					wantOutcome := map[bool]string{false: ProbeOtherError, true: ProbeHTTPStatus}[strings.Contains(name, "-http-")]
 					if o.Probe.Outcome != wantOutcome || !slices.ContainsFunc(obs, func(o Observation) bool { return o.Source == SourceProbe }) {
 						t.Errorf("probe %+v, observations %+v", o.Probe, obs)
 					}
