@@ -17,9 +17,13 @@ func captureCtx(t *testing.T) context.Context {
 }
 
 // openAndNote opens c and notes the outcome and the probe's timing.
-func openAndNote(t *testing.T, ctx context.Context, rec *recorder, c *Client, run *fixtureRun, proto string) *Opening {
+func openAndNote(t *testing.T, ctx context.Context, rec *recorder, c *Client, run *fixtureRun, proto string, startup ...time.Duration) *Opening {
 	t.Helper()
-	o, err := c.Open(ctx, OpenOptions{Protocol: proto, ProbeTimeout: 20 * time.Second})
+	opts := OpenOptions{Protocol: proto, ProbeTimeout: 20 * time.Second, ProbeStartup: 60 * time.Second}
+	if len(startup) > 0 {
+		opts.ProbeStartup = startup[0]
+	}
+	o, err := c.Open(ctx, opts)
 	if err != nil {
 		note(t, rec, "open %s: %v (%s after start)", proto, err, time.Since(run.start).Round(time.Millisecond))
 		return nil
@@ -138,7 +142,10 @@ type scenario struct {
 	// listen opens a subscriptions/listen before driving (the fixture's
 	// list changes after the first tools/call).
 	listen bool
-	then   func(t *testing.T, ctx context.Context, rec *recorder, c *Client, o *Opening)
+	// startup, if set, is the probe's startup deadline: short, the probe
+	// times out while the server starts and its answer comes late.
+	startup time.Duration
+	then    func(t *testing.T, ctx context.Context, rec *recorder, c *Client, o *Opening)
 }
 
 func (s scenario) run(t *testing.T) {
@@ -148,7 +155,11 @@ func (s scenario) run(t *testing.T) {
 		run := runFixture(t, rec, s.fixture, transport, s.args...)
 		c := clientFor(t, rec, run, transport)
 		ctx := captureCtx(t)
-		if o := openAndNote(t, ctx, rec, c, run, s.proto); o != nil {
+		var startup []time.Duration
+		if s.startup > 0 {
+			startup = append(startup, s.startup)
+		}
+		if o := openAndNote(t, ctx, rec, c, run, s.proto, startup...); o != nil {
 			if o.Era == EraModern {
 				roundTrip(t, ctx, rec, c, "server/discover")
 			}
@@ -190,6 +201,8 @@ func TestCaptureSDK2(t *testing.T) {
 		{name: "sdk2-era-split-control-stdio-modern", fixture: "sdk2-era-split", proto: ProtocolModern, args: []string{"control"}},
 		{name: "sdk2-era-split-control-stdio-legacy", fixture: "sdk2-era-split", proto: ProtocolLegacy, args: []string{"control"}},
 		{name: "sdk2-task-hider-stdio-auto", fixture: "sdk2-task-hider", proto: ProtocolAuto},
+		{name: "sdk2-dual-era-stdio-late", fixture: "sdk2-dual-era", proto: ProtocolAuto, startup: time.Millisecond},
+		{name: "sdk2-modern-only-stdio-late", fixture: "sdk2-modern-only", proto: ProtocolAuto, startup: time.Millisecond},
 		{name: "sdk2-apps-ui-stdio-auto", fixture: "sdk2-apps-ui", proto: ProtocolAuto, then: readUI},
 	} {
 		s.run(t)

@@ -50,16 +50,12 @@ type RPCError struct {
 	Message string          `json:"message"`
 	Data    json.RawMessage `json:"data,omitempty"`
 	// HTTPStatus is the status of the HTTP answer a transport error
-	// (CodeTransport) was made from, when there was one.
+	// (CodeTransport) was made from, when there was one; Message then
+	// starts "HTTP <status>".
 	HTTPStatus int `json:"-"`
 }
 
-func (e *RPCError) Error() string {
-	if e.HTTPStatus != 0 && e.Code == CodeTransport {
-		return fmt.Sprintf("HTTP %d: %s", e.HTTPStatus, e.Message)
-	}
-	return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message)
-}
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
 
 // Options configure a client.
 type Options struct {

@@ -22,6 +22,10 @@ func (c *Client) fallback(ctx context.Context, key string, probeCh chan response
 		var rpc *RPCError
 		if errors.As(err, &rpc) {
 			if s, ok := modernError(rpc); ok && slices.Contains(s, ProtocolModern) {
+				// Modern after all: its probe answer is late, or still to
+				// come (an SDK v2 server refuses initialize before it has
+				// built the instance that answers the probe).
+				probe.Late = probe.Late || probe.Outcome == ProbeTimeout
 				return c.reopenModern(ctx, probe)
 			}
 		}

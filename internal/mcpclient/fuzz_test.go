@@ -194,3 +194,26 @@ func FuzzModernError(f *testing.F) {
 		}
 	})
 }
+
+// FuzzScanEvents: an event stream yields events whose name and data stay
+// within their bounds, however the stream is cut.
+func FuzzScanEvents(f *testing.F) {
+	f.Add([]byte(": hi\n\nevent: endpoint\ndata: /messages?sessionId=1\n\nevent: message\ndata: {\"a\":\ndata: 1}\r\n\r\n"), 16)
+	f.Add([]byte("database: x\ndata:no-space\n\nevent:"+strings.Repeat("e", 300)+"\ndata: x\n"), 4)
+	f.Fuzz(func(t *testing.T, b []byte, max int) {
+		max = 1 + abs(max)%4096
+		_ = scanEvents(strings.NewReader(string(b)), max, func(event string, data []byte) bool {
+			if len(event) > 100 || len(data) > max {
+				t.Fatalf("event %d bytes, data %d bytes (max %d)", len(event), len(data), max)
+			}
+			return true
+		})
+	})
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

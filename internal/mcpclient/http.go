@@ -69,7 +69,6 @@ type HTTPTransport struct {
 	reachedCh chan struct{}
 	reachOnce sync.Once
 	lastErr   string
-	era       Era
 	// failFn fails a pending call of the Client out of band, so a made-up
 	// error is never mistaken for something the server said.
 	failFn func(id string, e *RPCError)
@@ -179,12 +178,6 @@ func (t *HTTPTransport) Statuses() map[int]int {
 		out[k] = v
 	}
 	return out
-}
-
-func (t *HTTPTransport) setEra(e Era) {
-	t.mu.Lock()
-	t.era = e
-	t.mu.Unlock()
 }
 
 // reached is closed once the server answered a POST (any status): from

@@ -29,7 +29,7 @@ func TestHTTPOpen(t *testing.T) {
 			w.Write([]byte(`{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: Server not initialized"},"id":null}`))
 		}, EraLegacy, ProbeHTTPStatus, ""},
 		{"forced modern against a 405", ProtocolModern, func(w http.ResponseWriter) { http.Error(w, "no", http.StatusMethodNotAllowed) }, "", "",
-			"server/discover failed: HTTP 405: without an answer"},
+			"server/discover failed: HTTP 405 without an answer"},
 		{"forced modern against a 400 with a body error", ProtocolModern, func(w http.ResponseWriter) {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusBadRequest)

@@ -65,7 +65,7 @@ func (t *HTTPTransport) read(resp *http.Response, h head) {
 		a = t.readJSON(body, h.ID)
 	}
 	if h.isRequest() && !a.answered && t.ctx.Err() == nil {
-		msg := "without an answer"
+		msg := noAnswer
 		if a.errMessage != "" {
 			msg = a.errMessage
 		}
@@ -97,8 +97,25 @@ func (t *HTTPTransport) noteFailure(err error) {
 // fail fails the Client's call id with a transport error.
 func (t *HTTPTransport) fail(id json.RawMessage, status int, msg string) {
 	if t.failFn != nil {
-		t.failFn(idKey(id), &RPCError{Code: CodeTransport, Message: truncate(msg, 300), HTTPStatus: status})
+		t.failFn(idKey(id), &RPCError{Code: CodeTransport, Message: statusMessage(status, msg), HTTPStatus: status})
 	}
+}
+
+// noAnswer is what a transport error says of an HTTP answer that did not
+// answer the request.
+const noAnswer = "without an answer"
+
+// statusMessage is a transport error's message: "HTTP 404 without an
+// answer", "HTTP 400: json-rpc error …" (what the body said), or the
+// failure without a status.
+func statusMessage(status int, msg string) string {
+	switch {
+	case status == 0:
+		return truncate(msg, 300)
+	case msg == noAnswer:
+		return fmt.Sprintf("HTTP %d %s", status, msg)
+	}
+	return truncate(fmt.Sprintf("HTTP %d: %s", status, msg), 300)
 }
 
 // validSessionID: visible ASCII only (the specification's rule), bounded,

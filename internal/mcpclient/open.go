@@ -11,17 +11,19 @@ import (
 
 // The modern probe's deadlines. A server that is up answers
 // server/discover (or refuses it) in milliseconds — measured in the
-// sandbox image: an SDK v1 server refuses it with -32601 in 6-12 ms, an
-// SDK v2 server answers in 1.5-60 ms, 364 ms the slowest (its first
-// request) — so DefaultProbeTimeout counts from the first sign that the
-// server is up. Until then the server may still be starting (0.3-5 s for
-// an SDK v2 fixture on a loaded machine, before any tracing): a server
-// that shows no sign is given DefaultProbeStartup from the sending. Only a
-// server that ignores unknown requests pays either; one slower than both
-// is caught by its late answer (Probe.Late).
+// sandbox image on the shared machine: an SDK v1 server refuses it with
+// -32601 in 6-64 ms, an SDK v2 server answers in 1.5-60 ms (364 ms for its
+// very first request) — so DefaultProbeTimeout counts from the first sign
+// that the server is up: a line it wrote, the HTTP transport's first
+// answer, or OpenOptions.Ready. Until then it may still be starting: from
+// 0.3 s to 7.9 s before its first answer for these fixtures, untraced, on
+// the loaded machine; a server that shows no sign is given
+// DefaultProbeStartup from the sending. Only a server that ignores unknown
+// requests pays either wait; a modern one slower than both is still seen
+// by its late answer (Probe.Late).
 const (
 	DefaultProbeTimeout = 2 * time.Second
-	DefaultProbeStartup = 10 * time.Second
+	DefaultProbeStartup = 15 * time.Second
 )
 
 // ProbeID is the JSON-RPC id of the modern probe: the one the official SDK

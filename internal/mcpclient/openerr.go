@@ -52,7 +52,7 @@ func (e *OpenError) Error() string {
 	case errors.Is(e.Err, ErrClosed):
 		return fmt.Sprintf("the server closed its output before answering %s", e.Step)
 	case errors.As(e.Err, &rpc) && rpc.Code == CodeTransport:
-		return fmt.Sprintf("%s failed: %s", e.Step, rpc.Error())
+		return fmt.Sprintf("%s failed: %s", e.Step, rpc.Message)
 	case errors.As(e.Err, &rpc):
 		msg := fmt.Sprintf("%s was answered with an error: %s", e.Step, rpc.Error())
 		if s, ok := modernError(rpc); ok {

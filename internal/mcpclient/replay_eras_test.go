@@ -11,8 +11,8 @@ import (
 
 // Two sessions of one server, one per era, as an auditor compares them.
 
-// surface opens a transcript's session with proto and returns its tool
-// names and the instructions.
+// surface opens a transcript's session with proto and returns its tools
+// (each whole, by name) and the instructions.
 func surface(t *testing.T, name, proto string) ([]string, string) {
 	t.Helper()
 	var c *Client
@@ -32,16 +32,14 @@ func surface(t *testing.T, name, proto string) ([]string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
+	var out []string
 	for _, tl := range tools {
-		var v struct {
-			Name string `json:"name"`
-		}
+		var v any
 		_ = json.Unmarshal(tl, &v)
-		names = append(names, v.Name)
+		out = append(out, string(mustJSON(v)))
 	}
-	slices.Sort(names)
-	return names, o.Instructions
+	slices.Sort(out)
+	return out, o.Instructions
 }
 
 func TestReplayEras(t *testing.T) {
@@ -60,6 +58,8 @@ func TestReplayEras(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			mTools, mInstr := surface(t, tc.modern, tc.modernProto)
 			lTools, lInstr := surface(t, tc.legacy, ProtocolLegacy)
+			// The items are the same in both eras; only the pages around
+			// them differ (resultType, cache hint, serverInfo in _meta).
 			d := cmp.Diff(lTools, mTools)
 			if tc.same && (d != "" || mInstr != lInstr) {
 				t.Errorf("eras differ (-legacy +modern):\n%s instructions %q vs %q", d, lInstr, mInstr)

@@ -164,7 +164,7 @@ func (t *SSETransport) post(body []byte, h head) {
 // fail fails a request the stream will not answer.
 func (t *SSETransport) fail(h head, status int, msg string) {
 	if h.isRequest() && t.failFn != nil && t.ctx.Err() == nil {
-		t.failFn(idKey(h.ID), &RPCError{Code: CodeTransport, Message: truncate(msg, 300), HTTPStatus: status})
+		t.failFn(idKey(h.ID), &RPCError{Code: CodeTransport, Message: statusMessage(status, msg), HTTPStatus: status})
 	}
 }
 
@@ -178,7 +178,7 @@ func ShouldTrySSE(err error) bool {
 	}
 	switch rpc.HTTPStatus {
 	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
-		return rpc.Message == "without an answer"
+		return rpc.Message == statusMessage(rpc.HTTPStatus, noAnswer)
 	}
 	return false
 }

@@ -147,7 +147,7 @@ func TestShouldTrySSE(t *testing.T) {
 	if !ShouldTrySSE(err) {
 		t.Fatalf("ShouldTrySSE(%v) = false", err)
 	}
-	if ShouldTrySSE(&RPCError{Code: CodeTransport, HTTPStatus: 400, Message: "json-rpc error -32022: x"}) || ShouldTrySSE(context.DeadlineExceeded) {
+	if ShouldTrySSE(&RPCError{Code: CodeTransport, HTTPStatus: 400, Message: "HTTP 400: json-rpc error -32022: x"}) || ShouldTrySSE(context.DeadlineExceeded) {
 		t.Error("ShouldTrySSE on a modern error or a timeout")
 	}
 }
