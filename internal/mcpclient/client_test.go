@@ -16,6 +16,12 @@ import (
 // raw lines first when the handler returns them.
 func fakeServer(t *testing.T, handle func(req map[string]any, out io.Writer)) *Client {
 	t.Helper()
+	return fakeServerWith(t, Options{MaxLine: 1024, Roots: []string{"file:///home/dev/workspace"}}, handle)
+}
+
+// fakeServerWith is fakeServer with the client's options.
+func fakeServerWith(t *testing.T, co Options, handle func(req map[string]any, out io.Writer)) *Client {
+	t.Helper()
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
 	go func() {
@@ -29,7 +35,7 @@ func fakeServer(t *testing.T, handle func(req map[string]any, out io.Writer)) *C
 		sw.Close()
 	}()
 	t.Cleanup(func() { cw.Close(); sw.Close() })
-	return New(cr, cw, Options{MaxLine: 1024, Roots: []string{"file:///home/dev/workspace"}})
+	return New(cr, cw, co)
 }
 
 func reply(out io.Writer, id any, result string) {

@@ -35,9 +35,19 @@ func (r *InitializeResult) Has(name string) bool {
 	return ok
 }
 
-// Initialize performs the handshake: initialize, then
-// notifications/initialized.
+// Initialize performs the 2025 handshake: initialize, then
+// notifications/initialized. Open(ctx, OpenOptions{Protocol:
+// ProtocolLegacy}) does the same and also pins the session's era.
 func (c *Client) Initialize(ctx context.Context) (*InitializeResult, error) {
+	r, _, err := c.initialize(ctx)
+	if err == nil {
+		c.setEra(EraLegacy)
+	}
+	return r, err
+}
+
+// initialize sends exactly what the client always sent in 2025.
+func (c *Client) initialize(ctx context.Context) (*InitializeResult, json.RawMessage, error) {
 	raw, err := c.Call(ctx, "initialize", map[string]any{
 		"protocolVersion": ProtocolVersion,
 		"capabilities": map[string]any{
@@ -48,26 +58,47 @@ func (c *Client) Initialize(ctx context.Context) (*InitializeResult, error) {
 		"clientInfo": map[string]any{"name": cmp.Or(c.opts.ClientName, DefaultClientName), "version": cmp.Or(c.opts.ClientVersion, DefaultClientVersion)},
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var res InitializeResult
 	if err := json.Unmarshal(raw, &res); err != nil {
-		return nil, fmt.Errorf("decoding initialize result: %w", err)
+		return nil, nil, fmt.Errorf("decoding initialize result: %w", err)
 	}
 	if err := c.Notify("notifications/initialized", nil); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &res, nil
+	return &res, raw, nil
 }
 
-// maxPages bounds pagination so a server cannot keep the audit listing
-// forever.
-const maxPages = 50
+// Bounds of pagination, so a server cannot keep the audit listing
+// forever or grow it without end.
+const (
+	maxPages     = 50
+	maxPageItems = 5000
+)
+
+// ListResult is a whole paginated list.
+type ListResult struct {
+	Items []json.RawMessage
+	// Cache is the first page's cache hint (2026-07-28); Pages is how many
+	// pages were read.
+	Cache CacheHint
+	Pages int
+	// ServerInfo is the first page's _meta serverInfo, if any.
+	ServerInfo *Implementation
+}
 
 // List calls a paginated list method (tools/list, prompts/list,
 // resources/list) and returns the raw items under key.
 func (c *Client) List(ctx context.Context, method, key string) ([]json.RawMessage, error) {
-	var items []json.RawMessage
+	r, err := c.ListAll(ctx, method, key)
+	return r.Items, err
+}
+
+// ListAll is List with the page metadata. The x-mcp-header declarations
+// of tools/list items are learned for the HTTP transport.
+func (c *Client) ListAll(ctx context.Context, method, key string) (*ListResult, error) {
+	res := &ListResult{}
 	cursor := ""
 	for range maxPages {
 		var params any
@@ -76,23 +107,31 @@ func (c *Client) List(ctx context.Context, method, key string) ([]json.RawMessag
 		}
 		raw, err := c.Call(ctx, method, params)
 		if err != nil {
-			return items, err
+			return res, err
 		}
 		var page map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &page); err != nil {
-			return items, fmt.Errorf("decoding %s result: %w", method, err)
+			return res, fmt.Errorf("decoding %s result: %w", method, err)
 		}
 		var got []json.RawMessage
 		if err := json.Unmarshal(page[key], &got); err != nil && page[key] != nil {
-			return items, fmt.Errorf("decoding %s %s: %w", method, key, err)
+			return res, fmt.Errorf("decoding %s %s: %w", method, key, err)
 		}
-		items = append(items, got...)
+		if res.Pages == 0 {
+			meta := ParseMeta(raw)
+			res.Cache, res.ServerInfo = meta.Cache, meta.ServerInfo
+		}
+		res.Pages++
+		if method == "tools/list" {
+			c.book.learn(got)
+		}
+		res.Items = append(res.Items, got...)
 		var next string
 		_ = json.Unmarshal(page["nextCursor"], &next)
-		if next == "" || next == cursor || len(items) > 5000 {
-			return items, nil
+		if next == "" || next == cursor || len(res.Items) > maxPageItems {
+			return res, nil
 		}
 		cursor = next
 	}
-	return items, nil
+	return res, nil
 }
