@@ -57,7 +57,7 @@ func Run(ctx context.Context, env Env) error {
 		return err
 	}
 	opts := check.Options{Config: r.cfgPath(), ConfigName: r.in.Config, FailOn: r.in.FailOn, AllowIncomplete: r.in.AllowIncomplete,
-		Servers: r.in.Servers, Base: audit.Options{Witness: true, Sandbox: audit.SandboxOptions{Network: r.in.Network}}}
+		Servers: r.in.Servers, Base: audit.Options{Witness: true, Differential: true, Sandbox: audit.SandboxOptions{Network: r.in.Network}}}
 	var pr pullRequest
 	cfg := r.cfg
 	var g *gate

@@ -53,7 +53,7 @@ func TestRunPullRequest(t *testing.T) {
 		t.Fatalf("Run: %v, want ErrFindings\n%s", err, r.stdout.String())
 	}
 	want := check.Options{Config: filepath.Join(ws, "mcp-audit.yml"), ConfigName: "mcp-audit.yml", FailOn: "medium",
-		Servers: []string{"mail"}, Base: audit.Options{Witness: true, Sandbox: audit.SandboxOptions{Network: "none"}}}
+		Servers: []string{"mail"}, Base: audit.Options{Witness: true, Differential: true, Sandbox: audit.SandboxOptions{Network: "none"}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("check options (-want +got):\n%s", diff)
 	}

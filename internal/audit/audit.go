@@ -20,6 +20,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // Sandbox layout.
@@ -83,6 +84,11 @@ type Options struct {
 	// (pickClientEnv).
 	Witness bool
 	Run     int
+	// Differential also runs the server twice more side by side — once
+	// with the same secrets (calibration) and once with others of the
+	// same shapes — and reports what it emitted that follows the planted
+	// values, whatever the encoding (internal/differential).
+	Differential bool
 	// NoCodeCoverage leaves out the measure of how much of a Node
 	// server's own code ran (NODE_V8_COVERAGE in the traced run;
 	// --code-coverage=false).
@@ -219,6 +225,9 @@ type Deps struct {
 	Engine  sandbox.Engine
 	Fetcher *target.Fetcher
 	Log     *slog.Logger
+	// Secret is the installation's secret (internal/variant); nil: the
+	// one in the fetcher's cache directory, made on first use.
+	Secret variant.Secret
 }
 
 // Result is a finished audit.
@@ -257,8 +266,8 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	}
 	defer p.Close()
 	d.Log.Debug("prepared", "ms", time.Since(t0).Milliseconds())
-	if o.Witness {
-		return executeWithWitness(ctx, d, o, p)
+	if o.Witness || o.Differential {
+		return executeRuns(ctx, d, o, p)
 	}
 	return execute(ctx, d, o, p)
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/codecov"
@@ -63,7 +62,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 	s.binOpened, s.oddExec = differ.BinOpened(events)
 	s.oddExec = s.oddExec || st.Truncated
 	sinkEvents := readSink(art, man)
-	s.records = emissions(s, windows, sinkEvents, p.Layout)
+	s.records = differential.Emissions(sinkEvents, append(s.ch.Texts(), s.texts...), written(art.Written), windows, p.Layout.Normalize)
 	var reqs []classify.ServerRequest
 	for _, r := range s.client.ServerRequests() {
 		reqs = append(reqs, classify.ServerRequest{Method: r.Method, Answer: r.Answer, Time: r.Time})
@@ -77,11 +76,15 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 			observed = append(observed, classify.Observed{Phase: phase, Canary: &h})
 		}
 	}
+	late := sum.Alerts()
+	for _, pr := range art.Outlived {
+		late = append(late, m.Alert{Kind: m.AlertDetached, Detail: pr.Comm + " was still running after the server exited"})
+	}
 	out, err := classify.ClassifyContext(ctx, classify.Input{
 		Layout: p.Layout, Events: events, Windows: windows, Canaries: p.Canaries,
 		Resolvers: []string{resolver}, Witness: seen,
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
-		Written: written(art.Written), Observed: append(observed, extra...), LateAlerts: sum.Alerts(), Given: given,
+		Written: written(art.Written), Observed: append(observed, extra...), LateAlerts: late, Given: given, AnswerNet: p.Spec.Net.AnswerNet,
 	})
 	if err != nil {
 		return nil, nil, st, err
@@ -164,6 +167,8 @@ func statusNotes(st sandbox.Status) []string {
 	add(st.InstallTimeout, "sandbox: install-timeout")
 	add(st.CANotAdded, "sandbox: the sink's certificate authority could not be added to the system trust store: TLS the server makes through it may not be read")
 	add(st.TracePipeFailed, "sandbox: the trace's pipe could not be made; nothing was traced")
+	add(st.MachineIDNotSet, "sandbox: /etc/machine-id could not be written: the run kept the image's machine id")
+	add(st.UserNotRenamed, "sandbox: the account could not take the run's user name: the run kept the image's")
 	if st.NoiseDropped > 0 {
 		out = append(out, fmt.Sprintf("the trace left out %d failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)", st.NoiseDropped))
 	}
@@ -247,17 +252,4 @@ func measureCode(segs []*segment, p *Prepared) *m.CodeCoverage {
 		return nil
 	}
 	return codecov.Measure(files, p.Layout.PkgRoot, codecov.Sources(filepath.Join(p.pkg.Root, filepath.FromSlash(p.pkg.Dir))))
-}
-
-// emissions are everything a segment emitted, raw, for the comparison of
-// runs that differ in their secrets: the sink's log, the server's texts
-// besides its answers, its calls' results and the workspace files it
-// wrote.
-func emissions(s *segment, windows []classify.Window, events []sinklog.Event, l classify.Layout) []differential.Record {
-	at := func(t time.Time) string { return classify.PhaseAt(windows, t) }
-	texts := append(s.ch.Texts(), s.texts...)
-	for _, w := range s.art.Written {
-		texts = append(texts, differential.Text{Time: w.ModTime, Channel: differential.ChannelFile, Dest: l.Normalize(w.Path), Text: string(w.Data)})
-	}
-	return append(differential.FromSink(events, at), differential.FromTexts(texts, at)...)
 }

@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcp-audit/mcp-audit/internal/canary"
-	"github.com/mcp-audit/mcp-audit/internal/classify"
-	"github.com/mcp-audit/mcp-audit/internal/diff"
-	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/offers"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
@@ -21,14 +18,10 @@ type session struct {
 	handshake bool
 	// refused is why the opening failed when the server (or its
 	// transport) answered it with an error, rather than not at all.
-	refused   string
-	init      *mcpclient.InitializeResult
-	tools     []json.RawMessage
-	prompts   []json.RawMessage
-	resources []json.RawMessage
-	templates []json.RawMessage
-	noise     int
-	notes     []string
+	refused string
+	offers.Lists
+	noise int
+	notes []string
 }
 
 // drive performs the handshake and the list calls. It reports whether
@@ -73,7 +66,7 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		}
 		return false, false
 	}
-	ses.init = res.r
+	ses.Init = res.r
 	listAll(ctx, o, c, ses)
 	return true, isDone(run.Done())
 }
@@ -94,13 +87,13 @@ func listAll(ctx context.Context, o Options, c *mcpclient.Client, ses *session) 
 		}
 		return items
 	}
-	ses.tools = list("tools/list", "tools")
-	if ses.init.Has("prompts") {
-		ses.prompts = list("prompts/list", "prompts")
+	ses.Tools = list("tools/list", "tools")
+	if ses.Init.Has("prompts") {
+		ses.Prompts = list("prompts/list", "prompts")
 	}
-	if ses.init.Has("resources") {
-		ses.resources = list("resources/list", "resources")
-		ses.templates = list("resources/templates/list", "resourceTemplates")
+	if ses.Init.Has("resources") {
+		ses.Resources = list("resources/list", "resources")
+		ses.Templates = list("resources/templates/list", "resourceTemplates")
 	}
 }
 
@@ -163,10 +156,10 @@ func waitIdle(ctx context.Context, o Options, run *sandbox.Run) bool {
 // refreshes, so an offer that changes once the server has been used (a
 // description that turns into instructions after the first call) is seen.
 func (ex *execution) relist(ctx context.Context, seg *segment) {
-	if ex.ses.init == nil || len(ex.p.Manifest.Calls) == 0 {
+	if ex.ses.Init == nil || len(ex.p.Manifest.Calls) == 0 {
 		return
 	}
-	later := &session{init: ex.ses.init}
+	later := &session{Lists: offers.Lists{Init: ex.ses.Init}}
 	listAll(ctx, ex.o, seg.client, later)
 	ex.later = later
 }
@@ -180,62 +173,20 @@ const maxRelists = 5
 // new text only until its next call is seen. The lists are compared with
 // the first ones with the others (allListChanges).
 func (x *exerciser) relistNow(ctx context.Context, seg *segment) {
-	if x.ses.init == nil || len(x.relisted) >= maxRelists {
+	if x.ses.Init == nil || len(x.relisted) >= maxRelists {
 		return
 	}
-	later := &session{init: x.ses.init}
+	later := &session{Lists: offers.Lists{Init: x.ses.Init}}
 	listAll(ctx, x.o, seg.client, later)
 	x.relisted = append(x.relisted, later)
 }
 
-// allListChanges compares every later listing with the first offer (in
-// man); a change seen in several is listed once, as first seen.
-func allListChanges(man *m.Manifest, sessions []*session, cs *canary.Set) []m.ListChange {
-	seen := map[string]bool{}
-	var out []m.ListChange
-	for _, s := range sessions {
-		if s == nil {
-			continue
-		}
-		after := &m.Manifest{}
-		fillServer(after, s, cs)
-		for _, c := range diff.Offers(man, after, nil) {
-			if k := c.List + "\x00" + c.Name + "\x00" + c.Field; !seen[k] {
-				seen[k] = true
-				out = append(out, c)
-			}
-		}
-	}
-	diff.SortListChanges(out)
-	if len(out) > maxTools {
-		out = out[:maxTools]
-	}
-	return out
-}
-
-// offerHits are the canaries in what the server listed, for phase
-// startup: the first listing's, and those a later listing showed that the
-// first did not ("listed again after the calls").
-func offerHits(first *session, later []*session, cs *canary.Set) []classify.Observed {
-	var out []classify.Observed
-	seen := map[string]bool{}
-	add := func(h m.CanaryHit) {
-		out = append(out, classify.Observed{Phase: m.PhaseStartup, Canary: &h})
-	}
-	for _, h := range mcpCanaries(first, cs) {
-		seen[h.Canary+"\x00"+h.How+"\x00"+h.Evidence] = true
-		add(h)
-	}
-	for _, s := range later {
-		if s == nil {
-			continue
-		}
-		for _, h := range mcpCanaries(s, cs) {
-			if k := h.Canary + "\x00" + h.How + "\x00" + h.Evidence; !seen[k] {
-				seen[k] = true // once, however many listings showed it
-				h.Evidence += " (listed again after the calls)"
-				add(h)
-			}
+// listsOf are the sessions' lists (nil for a session not made).
+func listsOf(ss []*session) []*offers.Lists {
+	out := make([]*offers.Lists, 0, len(ss))
+	for _, s := range ss {
+		if s != nil {
+			out = append(out, &s.Lists)
 		}
 	}
 	return out

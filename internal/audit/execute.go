@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/differential"
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/offers"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
@@ -20,6 +21,9 @@ import (
 // handshake, exercise its tools, let it go idle, collect the evidence,
 // decide the outcome and classify the behavior.
 func execute(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, error) {
+	if p.client != "" {
+		o.ClientInfo = p.client // the witness run's client
+	}
 	runCtx, cancel := context.WithTimeout(ctx, o.Timing.Deadline)
 	defer cancel()
 	ex := newExecution(d, o, p)
@@ -201,7 +205,7 @@ func (ex *execution) classify(ctx context.Context) (*Result, error) {
 	for i, s := range ex.segments {
 		var extra []classify.Observed
 		if i == 0 {
-			extra = offerHits(&ex.ses, append(ex.relisted, ex.later), ex.p.Canaries)
+			extra = offers.Hits(&ex.ses.Lists, listsOf(append(ex.relisted, ex.later)), ex.p.Canaries)
 		}
 		phases, ev, st, err := classifySegment(ctx, s, i == 0, ex.p, extra, ex.o.CanaryEnv, man)
 		if ctx.Err() != nil {
@@ -220,8 +224,8 @@ func (ex *execution) classify(ctx context.Context) (*Result, error) {
 // result records the server's offer and the run's metadata.
 func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *Result {
 	man, cs := ex.p.Manifest, ex.p.Canaries
-	fillServer(man, &ex.ses, cs)
-	man.ListChanges = allListChanges(man, append(ex.relisted, ex.later), cs)
+	offers.Fill(man, &ex.ses.Lists, cs)
+	man.ListChanges = offers.Changes(man, listsOf(append(ex.relisted, ex.later)), cs)
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()
 	man.Run.PhaseTimingMS = ex.timing
 	first, last := ex.segments[0], ex.segments[len(ex.segments)-1]
@@ -254,8 +258,8 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 func (ex *execution) failed(s *segment, reason string) *Result {
 	man, cs := ex.p.Manifest, ex.p.Canaries
 	man.Outcome = decideOutcome(ending{failure: reason})
-	fillServer(man, &ex.ses, cs)
-	man.Phases = append(man.Phases, classify.Classify(classify.Input{Observed: offerHits(&ex.ses, nil, cs), Given: ex.o.CanaryEnv}).Phases...)
+	offers.Fill(man, &ex.ses.Lists, cs)
+	man.Phases = append(man.Phases, classify.Classify(classify.Input{Observed: offers.Hits(&ex.ses.Lists, nil, cs), Given: ex.o.CanaryEnv}).Phases...)
 	m.Canonicalize(man)
 	man.Coverage = coverage.Compute(man, notPlanned(ex.o))
 	man.Run.DurationMS = time.Since(ex.started).Milliseconds()

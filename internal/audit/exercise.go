@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/schedule"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // Limits on exercising.
@@ -55,7 +56,7 @@ func notPlanned(o Options) string {
 
 // plan lists the calls to make (internal/schedule).
 func (x *exerciser) plan() []schedule.Call {
-	return schedule.Plan(schedule.Lists{Tools: x.ses.tools, Prompts: x.ses.prompts, Resources: x.ses.resources, Templates: x.ses.templates},
+	return schedule.Plan(schedule.Lists{Tools: x.ses.Tools, Prompts: x.ses.Prompts, Resources: x.ses.Resources, Templates: x.ses.Templates},
 		schedule.Selection{None: x.o.Calls == CallsNone, Tools: x.o.Tools, ToolArgs: x.o.ToolArgs})
 }
 
@@ -115,7 +116,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, timeout time.Duration, call *m.Call) {
 	seg.window(pc.Phase, time.Now())
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	raw, err := seg.client.Call(cctx, pc.Method, pc.Params)
+	raw, err := seg.client.Call(cctx, pc.Method, relocated(pc.Params, x.spec.Home))
 	cancel()
 	var rpc *mcpclient.RPCError
 	if err == nil || errors.As(err, &rpc) {
@@ -149,6 +150,19 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, time
 	if call.Content == nil {
 		call.Content = []string{}
 	}
+}
+
+// relocated are a call's parameters with the canonical home's paths moved
+// to the run's home (the witness run's is another user's).
+func relocated(params any, home string) any {
+	if home == Home {
+		return params
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return params
+	}
+	return json.RawMessage(variant.MovePath(string(b), Home, home))
 }
 
 // settle keeps the call's window open until its effects have landed

@@ -15,6 +15,7 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // ociImage is what an image's configuration says about how it runs.
@@ -109,13 +110,15 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	if workdir != "/" {
 		layout.PkgRoot = workdir
 	}
-	plant := plantChoice(o, spec.Name+"@"+img.digest)
+	secret, seed := d.secret(), spec.Name+"@"+img.digest
+	plant := plantChoice(o, secret.Seed(seed, "canaries"))
 	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Method: m.MethodVersion, Target: m.Target{Ecosystem: m.EcosystemOCI, Name: spec.Name,
 		Version: img.digest, Integrity: img.id, Entry: normalizeArgv(layout, argv), Supplied: suppliedHosts(o)}}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, sandboxID, o.Sandbox.Network
-	clientName, base := pickClientEnv(spec.Name+"@"+img.digest, o.Run)
+	profile := variant.PickProfile(secret.Seed(seed, "client"), o.Run)
+	clientName, base := profile.Name, profile.Env(variant.Canonical, Workspace)
 	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	if spec.Range != "" && !strings.HasPrefix(spec.Range, "sha256:") {
 		man.Run.Notes = append(man.Run.Notes, "image tag "+spec.Range)
@@ -129,7 +132,9 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	}
 	sbSpec.Net.BaseImage = o.Sandbox.Image // the sink runs from the sandbox image, not the audited one
 	d.Log.Debug("oci image prepared", "image", runImage, "user", user)
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: &target.Package{}, maxTrace: o.Sandbox.MaxTraceBytes, plant: plant}, nil
+	secret.Traced(&sbSpec, seed)
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: &target.Package{}, maxTrace: o.Sandbox.MaxTraceBytes, plant: plant,
+		secret: secret, seed: seed}, nil
 }
 
 // ociEnv is the image's environment with the client's on top, except

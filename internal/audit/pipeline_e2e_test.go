@@ -21,6 +21,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/testenv"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 var fixture = filepath.Join("..", "..", "testdata", "fixtures", "fixture-server")
@@ -46,8 +47,12 @@ func deps(t *testing.T) audit.Deps {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: cacheDir, Installer: testenv.Installer(t)}}
+	return audit.Deps{Engine: eng, Fetcher: &target.Fetcher{Registry: reg, CacheDir: cacheDir, Installer: testenv.Installer(t)}, Secret: testSecret}
 }
+
+// testSecret is the end-to-end tests' installation secret: what the runs
+// vary is then the same in every test run, as on one installation.
+var testSecret = variant.Secret("mcp-audit end-to-end tests")
 
 func run(t *testing.T, o audit.Options) *m.Manifest {
 	t.Helper()

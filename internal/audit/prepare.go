@@ -19,6 +19,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sink"
 	"github.com/mcp-audit/mcp-audit/internal/target"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // Prepared is everything needed to start the server in the sandbox.
@@ -34,6 +35,12 @@ type Prepared struct {
 	// plant is which canary variables this run plants; the witness run
 	// plants its own choice (forWitness).
 	plant canary.Choice
+	// secret and seed (pkg@version) decide what the variant runs vary.
+	secret variant.Secret
+	seed   string
+	// client is the clientInfo the run sends, NAME/VERSION ("": the
+	// options').
+	client string
 }
 
 // Close removes temporary files of the preparation.
@@ -87,14 +94,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if n, err := sandbox.GC(ctx, d.Engine); err == nil && n > 0 {
 		log.Info("removed sandbox containers left by earlier runs", "count", n)
 	}
-	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: AppRoot, Runtime: NodeBin}
-	if !eco.Installed {
-		layout.AppRoot = "" // local packages carry their own node_modules
-	}
-	if pkg.Python != nil {
-		layout.AppRoot, layout.Runtime = AppRoot, PythonBin // site/ holds the dependencies too
-	}
-	plant := plantChoice(o, pkg.Name+"@"+pkg.Version)
+	layout := packageLayout(eco.Installed, pkg.Python != nil, pkgRoot)
+	secret, seed := d.secret(), pkg.Name+"@"+pkg.Version
+	plant := plantChoice(o, secret.Seed(seed, "canaries"))
 	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion, Method: m.MethodVersion,
@@ -103,7 +105,8 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, imageID, o.Sandbox.Network
-	clientName, base := pickClientEnv(pkg.Name+"@"+pkg.Version, o.Run)
+	profile := variant.PickProfile(secret.Seed(seed, "client"), o.Run)
+	clientName, base := profile.Name, profile.Env(variant.Canonical, Workspace)
 	man.Run.ClientEnv, man.Run.CanaryEnv = clientName, plant.Env()
 	sbSpec := sandboxSpec(o, cs, pkg, argv, pkgRoot, base)
 	if !o.NoCodeCoverage && pkg.Python == nil {
@@ -138,7 +141,21 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		sbSpec.Image, sbSpec.Trees = img, nil
 	}
 	ok = true
-	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.Sandbox.MaxTraceBytes, plant: plant}, nil
+	secret.Traced(&sbSpec, seed)
+	return &Prepared{Spec: sbSpec, Layout: layout, Canaries: cs, Manifest: man, pkg: pkg, maxTrace: o.Sandbox.MaxTraceBytes, plant: plant,
+		secret: secret, seed: seed}, nil
+}
+
+// packageLayout is where a package's run keeps what classify tells apart.
+func packageLayout(installed, python bool, pkgRoot string) classify.Layout {
+	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: AppRoot, Runtime: NodeBin}
+	if !installed {
+		layout.AppRoot = "" // local packages carry their own node_modules
+	}
+	if python {
+		layout.AppRoot, layout.Runtime = AppRoot, PythonBin // site/ holds the dependencies too
+	}
+	return layout
 }
 
 // checkOptions rejects options that cannot work, before anything is
@@ -214,19 +231,7 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 	for _, e := range o.Env {
 		env = append(env, expand(e))
 	}
-	var home []sandbox.TarFile
-	var canaryPaths []string
-	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755})
-	for _, f := range cs.Files {
-		rel := strings.TrimPrefix(f.Path, "~/")
-		if r, ok := strings.CutPrefix(f.Path, "<workspace>/"); ok {
-			rel = "workspace/" + r
-		}
-		home = append(home, sandbox.TarFile{Path: rel, Content: f.Content, Mode: f.Mode})
-		if f.Canary {
-			canaryPaths = append(canaryPaths, path.Join(Home, rel))
-		}
-	}
+	home, canaryPaths := homeFiles(cs)
 	workdir := Workspace
 	if len(o.Command) > 0 {
 		workdir = pkgRoot
@@ -240,6 +245,23 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 		Resolv: "nameserver " + resolver + "\noptions timeout:1 attempts:1\n",
 		Limits: lim, ClockRate: o.Timing.ClockRate,
 	}
+}
+
+// homeFiles are the decoy home and workspace of a canary set, and the
+// paths of its canary files.
+func homeFiles(cs *canary.Set) (home []sandbox.TarFile, canaryPaths []string) {
+	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755})
+	for _, f := range cs.Files {
+		rel := strings.TrimPrefix(f.Path, "~/")
+		if r, ok := strings.CutPrefix(f.Path, "<workspace>/"); ok {
+			rel = "workspace/" + r
+		}
+		home = append(home, sandbox.TarFile{Path: rel, Content: f.Content, Mode: f.Mode})
+		if f.Canary {
+			canaryPaths = append(canaryPaths, path.Join(Home, rel))
+		}
+	}
+	return home, canaryPaths
 }
 
 // coverageDir is where node writes its V8 coverage in the traced run.

@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
+	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/merge"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // Func is an audit of one server in runs runs: RunStable, or a stand-in
@@ -48,97 +51,181 @@ func RunStable(ctx context.Context, d Deps, o Options, n int) (*Result, error) {
 	return results[0], nil
 }
 
-// The witness run (internal/differ): the same server, canaries and calls
-// without the tracer and the clock shim, observed from outside its
-// processes, side by side with the traced run.
+// The runs beyond the first. The witness run (internal/differ) is the
+// same server, canaries and calls without the tracer and the clock shim,
+// under another identity (host name, machine id, the sinkhole's answer
+// range, the client) and after earlier launches over the same home and
+// /tmp, observed from outside its processes: what only it shows is a
+// server that behaves differently when watched. The calibration and
+// secrets runs (internal/differential) repeat the traced run with the
+// same secrets and with others of the same shapes: what the server emits
+// that follows the planted values is secret-derived, whatever the
+// encoding. All run side by side with the traced run.
 
-// executeWithWitness runs the traced run and the witness run side by side
-// and records their differences in the traced run's manifest.
-func executeWithWitness(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, error) {
-	wp, err := p.forWitness()
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+// variantRun is one run beside the primary.
+type variantRun struct {
+	name string
+	p    *Prepared
+	res  *Result
+	err  error
+}
+
+// executeRuns runs the primary run and its variants side by side and
+// records what differs in the primary's manifest.
+func executeRuns(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, error) {
+	var vs []*variantRun
+	if o.Witness {
+		wp, err := p.forWitness()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+		}
+		p.Spec.Watch = true // the programs it opened, seen like the witness's
+		vs = append(vs, &variantRun{name: runWitness, p: wp})
 	}
-	p.Spec.Watch = true // the programs it opened, seen like the witness's
+	if o.Differential {
+		cal, err := p.clone()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+		}
+		sec, err := p.forSecrets()
+		if err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+		}
+		vs = append(vs, &variantRun{name: runCalibration, p: cal}, &variantRun{name: runSecrets, p: sec})
+	}
 	t0 := time.Now()
-	type outcome struct {
-		res *Result
-		err error
+	var wg sync.WaitGroup
+	quiet := o
+	quiet.Progress = nil
+	for _, v := range vs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v.res, v.err = execute(ctx, d, quiet, v.p)
+		}()
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		r, err := execute(ctx, d, o, wp)
-		done <- outcome{r, err}
-	}()
 	res, err := execute(ctx, d, o, p)
-	w := <-done
+	wg.Wait()
 	if err != nil {
 		return res, err
 	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	man := res.Manifest
-	if w.err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		// The traced run stands; the comparison is missing, which makes
-		// the verdict incomplete (internal/coverage), not the audit a
-		// runtime failure.
-		man.Run.WitnessRun = "failed: " + textsafe.Line(w.err.Error(), 300)
-		man.Coverage = coverage.Compute(man, notPlanned(o))
-		return res, nil
+	man.Run.Variants = []m.Variant{primaryVariant(p)}
+	for _, v := range vs {
+		combine(man, res, v, o)
 	}
-	man.Run.WitnessRun = "ran"
-	traced := differ.Run{Name: "traced", Manifest: man, Outside: res.outside,
-		Factors: []differ.Factor{{Name: "tracer", Value: "on"}, {Name: "clock", Value: "shim"}}}
-	witness := differ.Run{Name: "witness run", Manifest: w.res.Manifest, Outside: w.res.outside,
-		Factors: []differ.Factor{{Name: "tracer", Value: "off"}, {Name: "clock", Value: "real"}}}
-	man.Witness = differ.Witness(traced, witness)
-	if n := differ.WatchNote(res.outside, w.res.outside); n != "" {
-		man.Run.Notes = append(man.Run.Notes, n)
-	}
-	man.Run.WitnessCanaryEnv = w.res.Manifest.Run.CanaryEnv
-	differ.AddOnlyPlanted(man, w.res.Manifest, witness.Name)
 	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
-	if w.res.Manifest.Outcome.Status != man.Outcome.Status {
-		man.Run.Notes = append(man.Run.Notes, "the witness run ended "+w.res.Manifest.Outcome.Status+", the traced run "+man.Outcome.Status)
+	if o.Differential {
+		compareSecrets(man, res, vs)
 	}
 	m.Canonicalize(man)
 	man.Coverage = coverage.Compute(man, notPlanned(o))
 	return res, nil
 }
 
-// forWitness is the same preparation for an untraced run, with its own
-// copy of the manifest.
-func (p *Prepared) forWitness() (*Prepared, error) {
+// Names of the runs.
+const (
+	runWitness     = "witness run"
+	runCalibration = "calibration run"
+	runSecrets     = "secrets run"
+)
+
+// combine adds what one variant showed to the primary's manifest: a
+// variant that failed leaves its comparison missing (the verdict then
+// incomplete, not the audit a runtime failure).
+func combine(man *m.Manifest, res *Result, v *variantRun, o Options) {
+	if v.err != nil {
+		why := "failed: " + textsafe.Line(v.err.Error(), 300)
+		if v.name == runWitness {
+			man.Run.WitnessRun = why
+		} else {
+			man.Run.Notes = append(man.Run.Notes, "the "+v.name+" "+why+": what follows the planted values was not compared")
+			man.Run.Differential = why
+		}
+		return
+	}
+	man.Run.Variants = append(man.Run.Variants, v.p.variant(v.name))
+	if v.name != runWitness {
+		return
+	}
+	w := v.res
+	man.Run.WitnessRun = "ran"
+	traced := differ.Run{Name: "traced", Manifest: man, Outside: res.outside, Factors: variant.Factors(man.Run.Variants[0])}
+	witness := differ.Run{Name: runWitness, Manifest: w.Manifest, Outside: w.outside, Factors: variant.Factors(v.p.variant(v.name))}
+	man.Witness = differ.Witness(traced, witness)
+	if n := differ.WatchNote(res.outside, w.outside); n != "" {
+		man.Run.Notes = append(man.Run.Notes, n)
+	}
+	man.Run.WitnessCanaryEnv = w.Manifest.Run.CanaryEnv
+	differ.AddOnlyPlanted(man, w.Manifest, runWitness)
+	if w.Manifest.Outcome.Status != man.Outcome.Status {
+		man.Run.Notes = append(man.Run.Notes, "the witness run ended "+w.Manifest.Outcome.Status+", the traced run "+man.Outcome.Status)
+	}
+}
+
+// clone is the same preparation with its own copy of the manifest.
+func (p *Prepared) clone() (*Prepared, error) {
 	b, err := json.Marshal(p.Manifest)
 	if err != nil {
 		return nil, fmt.Errorf("copying the manifest: %w", err)
 	}
-	w := *p
-	w.Manifest = new(m.Manifest)
-	if err := json.Unmarshal(b, w.Manifest); err != nil {
+	c := *p
+	c.Manifest = new(m.Manifest)
+	if err := json.Unmarshal(b, c.Manifest); err != nil {
 		return nil, fmt.Errorf("copying the manifest: %w", err)
 	}
+	c.Spec.Env = slices.Clone(p.Spec.Env)
+	return &c, nil
+}
+
+// forSecrets is the preparation with other secrets of the same shapes:
+// fresh values for the same canary variables and fresh contents of the
+// same decoy files. The declared variables (the credentials the server
+// is given) keep their values: what it derives from them and sends where
+// they are used is its job, and does not vary.
+func (p *Prepared) forSecrets() (*Prepared, error) {
+	c, err := p.clone()
+	if err != nil {
+		return nil, err
+	}
+	c.Canaries = p.Canaries.Regenerate(c.plant.Env(), c.plant.Declared)
+	c.Spec.Env = swapCanaryEnv(p.Spec.Env, p.Canaries, c.Canaries)
+	c.Spec.HomeFiles, c.Spec.CanaryFiles = homeFiles(c.Canaries)
+	return c, nil
+}
+
+// forWitness is the preparation of the witness run.
+func (p *Prepared) forWitness() (*Prepared, error) {
+	w, err := p.clone()
+	if err != nil {
+		return nil, err
+	}
 	w.Spec.NoTrace = true
-	// Code coverage is the traced run's only: a server that behaves
-	// differently when it sees NODE_V8_COVERAGE differs between the runs.
+	// Code coverage and the seeded randomness are the traced runs' only:
+	// a server that behaves differently when it sees NODE_V8_COVERAGE or
+	// --random-seed differs between the runs.
 	w.Spec.CoverageDir = ""
-	w.Spec.Env = slices.DeleteFunc(slices.Clone(w.Spec.Env), func(e string) bool { return strings.HasPrefix(e, "NODE_V8_COVERAGE=") })
+	w.Spec.Env = slices.DeleteFunc(w.Spec.Env, func(e string) bool { return strings.HasPrefix(e, "NODE_V8_COVERAGE=") })
+	w.Spec.Cmd = slices.DeleteFunc(slices.Clone(w.Spec.Cmd), func(a string) bool { return strings.HasPrefix(a, variant.RandomSeedFlag) })
 	w.Spec.Watch = true // decoy reads and programs, seen by inotify (watch.py)
 	// Nor the clock shim: its library and variables are visible to the
-	// server (LD_PRELOAD, FAKETIME_TIMESTAMP_FILE, /proc/self/maps), so a server that
-	// waits out the shim must meet a real clock in one of the two runs.
-	// Delayed payloads are the traced run's job.
-	w.Spec.ClockRate = 1
+	// server (LD_PRELOAD, FAKETIME_TIMESTAMP_FILE, /proc/self/maps), so a
+	// server that waits out the shim must meet a real clock in one of the
+	// two runs. Delayed payloads are the traced run's job.
+	w.Spec.ClockRate, w.Spec.ClockAhead = 1, 0
 	w.Spec.Install = nil // install scripts ran traced; the witness is about the server
 	// Its own subset of the undeclared canary variables (the declared
 	// ones and the decoy files keep their values), so the two runs
 	// together plant more of them.
 	w.plant.Witness = true
 	w.Canaries = p.Canaries.WithEnv(w.plant.Env())
-	w.Spec.Env = swapCanaryEnv(p.Spec.Env, p.Canaries, w.Canaries)
+	w.Spec.Env = swapCanaryEnv(w.Spec.Env, p.Canaries, w.Canaries)
 	w.Manifest.Run.CanaryEnv = w.plant.Env()
-	return &w, nil
+	witnessIdentity(w)
+	return w, nil
 }
 
 // plantChoice is which canary variables a run of the server seed
@@ -167,4 +254,26 @@ func swapCanaryEnv(env []string, old, cur *canary.Set) []string {
 		at = len(out)
 	}
 	return slices.Insert(out, at, cur.EnvList()...)
+}
+
+// compareSecrets records what the primary run emitted that follows the
+// planted values (differential.Derive), once the calibration and secrets
+// runs both ran.
+func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun) {
+	var cal, sec *Result
+	for _, v := range vs {
+		switch {
+		case v.err != nil && v.name != runWitness:
+			return
+		case v.name == runCalibration:
+			cal = v.res
+		case v.name == runSecrets:
+			sec = v.res
+		}
+	}
+	if cal == nil || sec == nil {
+		return
+	}
+	man.Run.Differential = "compared"
+	man.Derived = differential.Derive(man, Workspace, res.records, cal.records, sec.records)
 }

@@ -32,7 +32,7 @@ func profileSig(env []string) string {
 // The control shows the same description in every run.
 func TestRunsKeepLaterOffer(t *testing.T) {
 	t.Parallel()
-	first := profileSig(audit.ClientEnvFor("fixture-server@1.0.0", 0))
+	first := profileSig(audit.ClientEnvFor(testSecret, "fixture-server@1.0.0", 0))
 	for _, tc := range []struct{ name, mode string }{
 		{"control-always", "surface=description"},
 		{"second-run-only", "desc-rug-sig=" + first},

@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/observe"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // segment is one sandbox container's life. A server that dies during a
@@ -64,7 +65,7 @@ func startSegment(ctx context.Context, sb *sandbox.Sandbox, spec sandbox.Spec, c
 		return nil, err
 	}
 	seg := &segment{run: run, mcpHits: map[string][]m.CanaryHit{}, ch: ch}
-	seg.client, seg.transport = newClient(run, spec, ch, mcpclient.Options{Roots: []string{"file://" + Workspace}, Observe: ch.Observe,
+	seg.client, seg.transport = newClient(run, spec, ch, mcpclient.Options{Roots: []string{"file://" + variant.MovePath(Workspace, Home, spec.Home)}, Observe: ch.Observe,
 		ClientName: o.clientName(), ClientVersion: o.clientVersion()})
 	seg.window(m.PhaseStartup, run.Started)
 	return seg, nil

@@ -265,8 +265,8 @@ func (s *Set) addDecoys() {
 		{Path: "~/.bashrc", Content: []byte("# ~/.bashrc\nalias ll='ls -l'\n"), Mode: 0o644},
 		{Path: "~/.profile", Content: []byte("# ~/.profile\n[ -f ~/.bashrc ] && . ~/.bashrc\n"), Mode: 0o644},
 		{Path: "~/.gitconfig", Content: []byte("[user]\n\tname = Dev\n\temail = dev@corp.internal\n"), Mode: 0o644},
-		{Path: "<workspace>/README.md", Content: []byte("# notes\n\nA small project.\n"), Mode: 0o644},
 	}...)
+	s.addWorkspace()
 }
 
 // All returns every canary, sorted by name.

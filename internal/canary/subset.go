@@ -90,12 +90,31 @@ func GenerateEnv(env []string) *Set {
 	return s
 }
 
+// Regenerate is a fresh set of the same shapes as s, for the run with
+// other secrets: fresh decoy files and fresh values for the variables
+// env, except those of keep, which keep s's values (the credentials the
+// server is given: a request signed with one does not vary with the
+// planted values).
+func (s *Set) Regenerate(env, keep []string) *Set {
+	kept := map[string]string{}
+	for _, n := range keep {
+		if v := s.Env[n]; v != "" {
+			kept[n] = v
+		}
+	}
+	out := &Set{Env: map[string]string{}}
+	out.addEnv(env, kept)
+	out.addDecoys()
+	out.sort()
+	return out
+}
+
 // WithEnv returns a set with the same decoy files as s and the variables
 // env: values s already has are kept, the others are fresh.
 func (s *Set) WithEnv(env []string) *Set {
 	out := &Set{Env: map[string]string{}, Files: s.Files}
 	for _, c := range s.all {
-		if strings.HasPrefix(c.Name, "file:") {
+		if strings.HasPrefix(c.Name, "file:") || strings.HasPrefix(c.Name, ContentPrefix) {
 			out.all = append(out.all, c)
 		}
 	}

@@ -97,6 +97,9 @@ func (c *classifier) written() {
 			p = c.phaseAt(w.ModTime)
 		}
 		for _, h := range hits {
+			if strings.HasPrefix(h.Canary, canary.ContentPrefix) {
+				continue // the workspace's own content, in a workspace file
+			}
 			p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowWrittenToFile, Evidence: norm, Encoding: h.Encoding})
 		}
 	}

@@ -68,6 +68,9 @@ type Input struct {
 	ServerRequests []ServerRequest
 	// Written are the workspace's files changed during the run.
 	Written []WrittenFile
+	// AnswerNet is the range the run's sinkhole answered names from
+	// (default sinklog.FakeNet): addresses in it are made up.
+	AnswerNet string
 	// Observed are what the server said outside the trace (observed.go).
 	Observed []Observed
 	// LateAlerts are added to the last window's phase: what went wrong

@@ -193,10 +193,19 @@ func (c *classifier) endpointName(a *trace.SockAddr) string {
 
 var fakeNet = func() *net.IPNet { _, n, _ := net.ParseCIDR(sinklog.FakeNet); return n }()
 
-// isFake reports whether an address is one the sink's resolver made up.
-func isFake(ip string) bool {
+// isFake reports whether an address is one the sink's resolver made up
+// (from its answer range, Input.AnswerNet, or the default's).
+func (c *classifier) isFake(ip string) bool {
 	p := net.ParseIP(ip)
-	return p != nil && fakeNet.Contains(p)
+	if p == nil {
+		return false
+	}
+	if c.in.AnswerNet != "" {
+		if _, n, err := net.ParseCIDR(c.in.AnswerNet); err == nil && n.Contains(p) {
+			return true
+		}
+	}
+	return fakeNet.Contains(p)
 }
 
 // addConn lists a connection in its phase, in a category. TCP connects
@@ -221,7 +230,7 @@ func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op str
 		}
 		conn.Address, conn.Port = a.IP, a.Port
 		conn.Name = c.names[a.IP]
-		if isFake(a.IP) {
+		if c.isFake(a.IP) {
 			conn.Address = "" // synthetic; depends on lookup order
 		}
 		switch {

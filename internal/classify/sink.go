@@ -114,7 +114,7 @@ func (c *classifier) sinkTCP(p *phaseAcc, e sinklog.Event, t time.Time) *traceCo
 		// The sink saw a connection the tracer did not.
 		conn := m.Connection{Proto: "tcp", Op: "connect", Name: e.Name, Port: e.Port, Result: m.ResultOK, Category: m.ConnEgress,
 			AfterAnswer: p.afterAnswer(t)}
-		if !isFake(e.DstIP) {
+		if !c.isFake(e.DstIP) {
 			conn.Address = e.DstIP
 		}
 		tc = &traceConn{conn: conn, phase: p, matched: true}

@@ -194,7 +194,7 @@ func (f *auditFlags) options(env *Env, target string, args []string) (audit.Opti
 		Target: target, Bin: f.bin, Args: args, Env: f.env, CanaryEnv: f.canaryEnv, AllCanaries: allCanaries(env),
 		Calls: f.calls, Tools: f.tools, ToolArgs: toolArgs, Scripts: f.scripts,
 		Transport: f.transport, HTTPPort: f.httpPort, HTTPPath: f.httpPath, ClientInfo: f.clientInfo,
-		Witness: f.witness, NoCodeCoverage: !f.codeCoverage,
+		Witness: f.witness, Differential: f.differential, NoCodeCoverage: !f.codeCoverage,
 		Sandbox: audit.SandboxOptions{Image: f.image, ImageFlavor: f.flavor, Network: f.network,
 			Responses: responses, TrustFiles: trustFiles(env, f.caFiles), UpstreamDNS: f.upstream, AnswerReserved: answerReserved(env),
 			Limits: sandbox.Limits{MemoryBytes: f.memory << 20, PIDs: f.pids}, KeepTrace: f.keepTrace},

@@ -67,6 +67,7 @@ func runChecks(ctx context.Context, env *Env, common commonFlags, cfg *config.Co
 func withCommon(env *Env, common commonFlags, o audit.Options) audit.Options {
 	b := common.base(env, o.Sandbox.Network)
 	b.Witness = b.Witness || o.Witness
+	b.Differential = b.Differential || o.Differential
 	b.Timing.Dwell = max(b.Timing.Dwell, o.Timing.Dwell)
 	return b
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
@@ -19,18 +20,19 @@ import (
 
 // commonFlags are shared by every command that runs audits.
 type commonFlags struct {
-	registry   string
-	indexURL   string
-	caFiles    stringList
-	cacheDir   string
-	prerelease bool
-	image      string
-	flavor     string
-	verbose    bool
-	quiet      bool
-	witness    bool
-	clientInfo string
-	clockRate  int
+	registry     string
+	indexURL     string
+	caFiles      stringList
+	cacheDir     string
+	prerelease   bool
+	image        string
+	flavor       string
+	verbose      bool
+	quiet        bool
+	witness      bool
+	differential bool
+	clientInfo   string
+	clockRate    int
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
@@ -43,7 +45,8 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
 	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
 	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress on stderr (audit: no summary either)")
-	fs.BoolVar(&c.witness, "witness", true, "also run the server without the tracer and report what only that run did (anti-analysis)")
+	fs.BoolVar(&c.witness, "witness", true, "also run the server without the tracer, under another identity, and report what only that run did (anti-analysis)")
+	fs.BoolVar(&c.differential, "differential", true, "also run the server with the same secrets and with others, and report output that follows the planted values whatever its encoding")
 	fs.StringVar(&c.clientInfo, "client-info", "", "clientInfo sent in initialize, NAME/VERSION (default: "+mcpclient.DefaultClientName+"/"+mcpclient.DefaultClientVersion+", a popular client's)")
 	fs.IntVar(&c.clockRate, "clock-rate", audit.DefaultClockRate, "run the server's clock this many times faster than real time, so delayed payloads fire (1: real time)")
 }
@@ -80,14 +83,19 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 		return audit.Deps{}, nil, err
 	}
 	fetcher.Installer = &sandbox.PackageInstaller{Engine: eng, Image: c.image}
-	return audit.Deps{Engine: eng, Fetcher: fetcher, Log: log}, func() { eng.Close() }, nil
+	secret, err := variant.LoadSecret(fetcher.CacheDir, env.Getenv)
+	if err != nil {
+		eng.Close()
+		return audit.Deps{}, nil, fmt.Errorf("%w: %w", audit.ErrRuntime, err)
+	}
+	return audit.Deps{Engine: eng, Fetcher: fetcher, Log: log, Secret: secret}, func() { eng.Close() }, nil
 }
 
 // base is the audit settings the command line gives every audit of a
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
 	return audit.Options{
-		Witness: c.witness, ClientInfo: c.clientInfo,
+		Witness: c.witness, Differential: c.differential, ClientInfo: c.clientInfo,
 		AllCanaries: allCanaries(env), Sandbox:
 
 		// EnvAnswerReserved names reserved top-level domains (comma-separated,

@@ -21,9 +21,28 @@ func Witness(traced, witness Run) []m.WitnessDifference {
 	tells := tracerTells(traced.Manifest)
 	var out []m.WitnessDifference
 	for _, d := range OnlyIn(traced, witness, extra) {
-		out = append(out, m.WitnessDifference{Subject: d.Subject, Traced: "nothing" + tells, Witness: strings.Join(d.Evidence, "; ")})
+		out = append(out, m.WitnessDifference{Subject: d.Subject, Traced: "nothing" + tells, Witness: strings.Join(d.Evidence, "; "),
+			Factors: factorNames(d.Factors)})
+	}
+	// What only the traced run did: judged by the ordinary rules there,
+	// and named with the factors that differed (a check that fires only
+	// when the clock is years ahead stays what it is). Canaries, hosts and
+	// connections only: the witness's file watcher sees fewer programs
+	// than the trace does.
+	for _, d := range OnlyIn(witness, traced, nil) {
+		out = append(out, m.WitnessDifference{Subject: d.Subject, Traced: strings.Join(d.Evidence, "; "), Witness: "nothing",
+			Only: "traced", Factors: factorNames(d.Factors)})
 	}
 	return out
+}
+
+// factorNames lists the factors' names.
+func factorNames(fs []Factor) string {
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // AddOnlyPlanted copies into base the other run's canary hits of

@@ -15,7 +15,8 @@ type Derived struct {
 	// primary run and in the variant run (raw: the caller redacts them).
 	Fields []FieldDiff
 	// Presence: the primary and calibration runs made the emission and
-	// the variant run did not, or the variant run alone made it.
+	// the variant run did not, or the variant run alone made it
+	// (Presence…).
 	Presence string
 	// Occurrence is its place among the emissions of its key.
 	Occurrence int
@@ -31,6 +32,17 @@ type FieldDiff struct {
 const (
 	maxDerived       = 200
 	maxFieldsDerived = 8
+)
+
+// Presences of an emission made on one side only.
+const (
+	PresencePrimary = "only with the primary run's values"
+	PresenceVariant = "only with the variant run's values"
+	// PresenceSwapped: in the same phase and channel, the runs with the
+	// same secrets both made an emission the run with others did not,
+	// and that run made one they did not: where it goes follows the
+	// planted values (a secret spelled out by the choice of hosts).
+	PresenceSwapped = "where it goes follows the planted values"
 )
 
 // absent marks a field or an emission one run does not have.
@@ -55,40 +67,129 @@ func group(rs []Record) (map[key][]Record, []key) {
 }
 
 // Compare lists what follows the planted values: primary and calibration
-// are runs with the same secrets, variant a run with others.
+// are runs with the same secrets, variant a run with others. Records of a
+// key pair up by content, not by order (a resolver's A and AAAA questions
+// come in either order): each primary record with the calibration record
+// it shares most fields with (what differs there varies by itself), then
+// with the variant record it shares most of the remaining fields with.
 func Compare(primary, calibration, variant []Record) []Derived {
 	p, order := group(primary)
 	c, _ := group(calibration)
 	v, vorder := group(variant)
+	anywhere := func(g map[key][]Record, k key) bool {
+		for other, rs := range g {
+			if other.channel == k.channel && other.dest == k.dest && len(rs) > 0 {
+				return true
+			}
+		}
+		return false
+	}
 	var out []Derived
 	for _, k := range order {
 		ps, cs, vs := p[k], c[k], v[k]
 		if len(cs) == 0 {
 			continue // not reproduced with the same secrets: it varies by itself
 		}
-		if len(vs) == 0 && len(ps) == len(cs) {
-			out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Presence: "only with the primary run's values"})
+		if len(vs) == 0 {
+			if len(ps) == len(cs) && !anywhere(v, k) {
+				out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Presence: PresencePrimary})
+			}
 			continue
 		}
-		for i := 0; i < min(len(ps), len(cs), len(vs)); i++ {
-			if ps[i].Caller {
+		usedC, usedV := make([]bool, len(cs)), make([]bool, len(vs))
+		for i, pr := range ps {
+			if i == maxPaired {
+				break
+			}
+			ci := bestMatch(pr, cs, usedC, nil)
+			if ci < 0 {
+				break
+			}
+			usedC[ci] = true
+			stable := stableFields(pr, cs[ci])
+			vi := bestMatch(pr, vs, usedV, stable)
+			if vi < 0 {
+				break
+			}
+			usedV[vi] = true
+			if pr.Caller {
 				continue
 			}
-			if fd := fieldDiffs(ps[i], cs[i], vs[i]); len(fd) > 0 {
+			if fd := fieldDiffs(pr, cs[ci], vs[vi]); len(fd) > 0 {
 				out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i})
 			}
 		}
 	}
 	for _, k := range vorder {
-		if len(p[k]) == 0 && len(c[k]) == 0 {
-			out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Presence: "only with the variant run's values"})
+		if len(p[k]) == 0 && len(c[k]) == 0 && !anywhere(p, k) && !anywhere(c, k) {
+			out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Presence: PresenceVariant})
 		}
 	}
+	swapped(out)
 	slices.SortStableFunc(out, func(a, b Derived) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Channel, b.Channel), cmp.Compare(a.Dest, b.Dest), cmp.Compare(a.Occurrence, b.Occurrence))
 	})
 	if len(out) > maxDerived {
 		out = out[:maxDerived]
+	}
+	return out
+}
+
+// swapped marks the one-sided emissions of a phase and channel that has
+// both kinds.
+func swapped(out []Derived) {
+	type pc struct{ phase, channel string }
+	sides := map[pc]int{}
+	for _, d := range out {
+		switch d.Presence {
+		case PresencePrimary:
+			sides[pc{d.Phase, d.Channel}] |= 1
+		case PresenceVariant:
+			sides[pc{d.Phase, d.Channel}] |= 2
+		}
+	}
+	for i, d := range out {
+		if d.Presence != "" && sides[pc{d.Phase, d.Channel}] == 3 {
+			out[i].Presence = PresenceSwapped
+		}
+	}
+}
+
+// maxPaired bounds the records of one key that are paired (pairing is
+// quadratic in them).
+const maxPaired = 64
+
+// bestMatch is the unused record of rs that shares the most fields with
+// r (only the fields of only, when set), -1 when none is left. Ties go to
+// the earliest.
+func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
+	best, bestN := -1, -1
+	rf := fields(r)
+	for i, o := range rs {
+		if used[i] || i >= maxPaired {
+			continue
+		}
+		n := 0
+		for _, f := range o.Fields {
+			if v, ok := rf[f.Name]; ok && v == f.Value && (only == nil || only[f.Name]) {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN = i, n
+		}
+	}
+	return best
+}
+
+// stableFields are the fields of p that c has with the same value.
+func stableFields(p, c Record) map[string]bool {
+	cm := fields(c)
+	out := map[string]bool{}
+	for _, f := range p.Fields {
+		if v, ok := cm[f.Name]; ok && v == f.Value {
+			out[f.Name] = true
+		}
 	}
 	return out
 }

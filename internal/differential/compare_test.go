@@ -102,3 +102,49 @@ func FuzzCompare(f *testing.F) {
 		}
 	})
 }
+
+// TestCompareOrder: a resolver's questions in another order are not a
+// difference.
+func TestCompareOrder(t *testing.T) {
+	q := func(typ string) Record {
+		r := Record{Phase: "call:send", Channel: ChannelDNS, Dest: "fixture.example"}
+		r.AddField("name", "api.fixture.example")
+		r.AddField("qtype", typ)
+		return r
+	}
+	p := []Record{q("A"), q("AAAA")}
+	c := []Record{q("AAAA"), q("A")}
+	v := []Record{q("AAAA"), q("A")}
+	if got := Compare(p, c, v); len(got) != 0 {
+		t.Errorf("order: %+v", got)
+	}
+}
+
+// TestCompareSwapped: a secret spelled out by the choice of hosts (each
+// bit a domain) makes the runs with the same secrets go to one set and
+// the run with others to another: swapped, not a missed timer. One side
+// alone (a timer the variant missed) stays a plain presence.
+func TestCompareSwapped(t *testing.T) {
+	q := func(dom string) Record {
+		r := Record{Phase: "startup", Channel: ChannelDNS, Dest: dom}
+		r.AddField("name", "x."+dom)
+		r.AddField("qtype", "A")
+		return r
+	}
+	p := []Record{q("one.example"), q("zero.test")}
+	c := []Record{q("one.example"), q("zero.test")}
+	v := []Record{q("zero.test"), q("two.example")}
+	got := Compare(p, c, v)
+	if len(got) != 2 {
+		t.Fatalf("derived %+v", got)
+	}
+	for _, d := range got {
+		if d.Presence != PresenceSwapped {
+			t.Errorf("%s: presence %q", d.Dest, d.Presence)
+		}
+	}
+	got = Compare(p, c, []Record{q("zero.test")})
+	if len(got) != 1 || got[0].Presence != PresencePrimary {
+		t.Errorf("one side: %+v", got)
+	}
+}

@@ -16,10 +16,13 @@ package differential
 
 import (
 	"encoding/json"
+
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
 // Record is one emission of a run: an outbound stream, a DNS question, an
@@ -48,7 +51,7 @@ const (
 	ChannelTCP     = "tcp"
 	ChannelUDP     = "udp"
 	ChannelService = "service"
-	ChannelResult  = "result"
+	ChannelResult  = m.ChannelResult
 	ChannelMessage = "message"
 	ChannelFile    = "file"
 )

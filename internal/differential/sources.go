@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
@@ -106,4 +107,15 @@ func FromTexts(texts []Text, at PhaseAt) []Record {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Emissions are everything a run (or one of its restarted segments)
+// emitted, placed in the phases of its windows: the sink's log, the
+// texts it said or returned, and the workspace files it wrote.
+func Emissions(events []sinklog.Event, texts []Text, written []classify.WrittenFile, windows []classify.Window, normalize func(string) string) []Record {
+	at := func(t time.Time) string { return classify.PhaseAt(windows, t) }
+	for _, w := range written {
+		texts = append(texts, Text{Time: w.ModTime, Channel: ChannelFile, Dest: normalize(w.Path), Text: string(w.Data)})
+	}
+	return append(FromSink(events, at), FromTexts(texts, at)...)
 }

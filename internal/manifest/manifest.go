@@ -52,7 +52,11 @@ type Manifest struct {
 	// tracer) did that the traced run did not; omitted when nothing
 	// differed or no witness run was made.
 	Witness []WitnessDifference `json:"witness,omitempty"`
-	Phases  []Phase             `json:"phases"`
+	// Derived lists what the server emitted that follows the planted
+	// values (the runs with other secrets); omitted when nothing did or no
+	// such runs were made.
+	Derived []DerivedOutput `json:"derived,omitempty"`
+	Phases  []Phase         `json:"phases"`
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`
@@ -426,6 +430,10 @@ const (
 	// AlertFilelessExec is a program started from a file descriptor or an
 	// anonymous memory file (memfd), not from a path on disk.
 	AlertFilelessExec = "fileless_exec"
+	// AlertDetached is a process of the server's still alive after the
+	// server itself exited: a daemon it detached, which a client that
+	// ends the server does not end.
+	AlertDetached = "detached_process"
 )
 
 // Alert is an anti-analysis or escape attempt, or a gap in the evidence.
@@ -454,6 +462,11 @@ type Run struct {
 	// CodeCoverage is how much of the server's own code ran (Node servers;
 	// nil: not measured).
 	CodeCoverage *CodeCoverage `json:"code_coverage,omitempty"`
+	// Variants are the runs the audit made and what each varied.
+	Variants []Variant `json:"variants,omitempty"`
+	// Differential is what became of the comparison of runs with other
+	// secrets when one was asked for: "compared", or "failed: REASON".
+	Differential string `json:"differential,omitempty"`
 	// WitnessRun is what became of the witness run when one was asked
 	// for: "ran", or "failed: REASON" (the comparison is then missing, and
 	// the verdict incomplete).
@@ -552,4 +565,48 @@ type CodeCoverage struct {
 	// Files of the package's own JavaScript, and how many were loaded.
 	Files       int `json:"files"`
 	FilesLoaded int `json:"files_loaded"`
+}
+
+// Variant is one run of an audit and what it varied (run.variants): the
+// primary run, the witness run (no tracer, another identity, earlier
+// launches), the calibration run (the primary's secrets again) and the
+// secrets run (others of the same shapes). Values are names and ranges,
+// never a secret.
+type Variant struct {
+	Name            string `json:"name"`
+	Tracer          bool   `json:"tracer"`
+	Secrets         string `json:"secrets"`
+	User            string `json:"user"`
+	Hostname        string `json:"hostname"`
+	MachineID       string `json:"machine_id,omitempty"`
+	AnswerNet       string `json:"answer_net"`
+	Client          string `json:"client"`
+	ClientEnv       string `json:"client_env,omitempty"`
+	Launches        int    `json:"launches"`
+	ClockRate       int    `json:"clock_rate"`
+	ClockAheadYears int    `json:"clock_ahead_years,omitempty"`
+	RandomSeed      bool   `json:"random_seed,omitempty"`
+}
+
+// DerivedOutput is something the server emitted that follows the planted
+// values (internal/differential): fields that were the same in the runs
+// with the same secrets and different in the run with other secrets, or
+// an emission only one side made. Values are never recorded — they carry
+// the secrets and change with every audit — only what differed, and how
+// long it is.
+type DerivedOutput struct {
+	Phase   string `json:"phase"`
+	Channel string `json:"channel"` // dns, http, tcp, udp, service, result, message, file
+	Dest    string `json:"dest"`
+	// Fields name what differed ("body.data", "path/2", "qtype") and its
+	// length in the primary run.
+	Fields []string `json:"fields"`
+	// Presence says which side alone made the emission.
+	Presence string `json:"presence,omitempty"`
+	// UserFiles: the run read the user's workspace files, so the output
+	// may follow them rather than the planted credentials.
+	UserFiles bool `json:"user_files,omitempty"`
+	// Caller: the call of its phase named a workspace path, so what
+	// follows the user's files there may be what the caller asked for.
+	Caller bool `json:"caller,omitempty"`
 }

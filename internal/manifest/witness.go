@@ -15,8 +15,14 @@ type WitnessDifference struct {
 	Traced string `json:"traced"`
 	// Witness is what the witness run saw: the evidence of its hits.
 	Witness string `json:"witness"`
+	// Only is "traced" for what only the traced run did (the witness run
+	// showed nothing of it); empty for what only the witness run did.
+	Only string `json:"only,omitempty"`
+	// Factors are what differed between the two runs (the tracer, the
+	// clock, the host name, the client, …).
+	Factors string `json:"factors,omitempty"`
 }
 
 func compareWitness(a, b WitnessDifference) int {
-	return cmp.Or(strings.Compare(a.Subject, b.Subject), strings.Compare(a.Traced, b.Traced), strings.Compare(a.Witness, b.Witness))
+	return cmp.Or(strings.Compare(a.Only, b.Only), strings.Compare(a.Subject, b.Subject), strings.Compare(a.Traced, b.Traced), strings.Compare(a.Witness, b.Witness))
 }

@@ -20,6 +20,8 @@ func alertFindings(pe *phaseEval) []Finding {
 			sev = Low
 		case m.AlertFilelessExec:
 			sev = Critical
+		case m.AlertDetached:
+			kind = KindProcess
 		}
 		out = append(out, Finding{Severity: sev, Kind: kind, Phase: pe.phase.Name, Subject: a.Kind, Summary: "anti-analysis or escape attempt: " + a.Kind, Evidence: a.Detail})
 	}

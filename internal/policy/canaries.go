@@ -14,6 +14,12 @@ func canaryFindings(pe *phaseEval) []Finding {
 	var out []Finding
 	ph := pe.phase
 	for _, h := range ph.Canaries {
+		if strings.HasPrefix(h.Canary, canary.ContentPrefix) {
+			if f, ok := contentFinding(pe, h); ok {
+				out = append(out, f)
+			}
+			continue
+		}
 		ev := h.Evidence
 		if h.Encoding != "" && h.Encoding != "raw" {
 			ev += " (" + h.Encoding + "-encoded)"
@@ -73,4 +79,38 @@ func describeHow(how string) string {
 		return "value written into a workspace file (a commit or upload would carry it)"
 	}
 	return how
+}
+
+// contentFinding judges a decoy workspace file's content found in what
+// the server emitted (a content canary). Sent over the network where the
+// call did not name the workspace is the user's file sent where nobody
+// supplied (high); sent by a call that named it is the caller's (low: its
+// job, its destination worth seeing). Returned to the client, written to
+// another file or passed to a process, it is what file tools do.
+func contentFinding(pe *phaseEval, h m.CanaryHit) (Finding, bool) {
+	if h.How != m.HowSent {
+		return Finding{}, false
+	}
+	file := strings.TrimPrefix(h.Canary, canary.ContentPrefix)
+	ev := h.Evidence
+	if h.Encoding != "" && h.Encoding != "raw" {
+		ev += " (" + h.Encoding + "-encoded)"
+	}
+	if isCallPhase(pe.phase.Name) && callNamedWorkspace(pe.man, pe.phase.Name) {
+		return Finding{Severity: Low, Kind: KindUserFile, Phase: pe.phase.Name, Subject: h.Canary + " " + h.How,
+			Summary: "sent a workspace file the call named: " + file, Evidence: ev}, true
+	}
+	return Finding{Severity: High, Kind: KindUserFile, Phase: pe.phase.Name, Subject: h.Canary + " " + h.How,
+		Summary: "sent the content of the user's file " + file + " where nobody supplied it", Evidence: ev}, true
+}
+
+// callNamedWorkspace reports whether the call of a phase named a path in
+// the workspace.
+func callNamedWorkspace(man *m.Manifest, phase string) bool {
+	for _, c := range man.Calls {
+		if c.Phase == phase && strings.Contains(string(c.Args), "/workspace") {
+			return true
+		}
+	}
+	return false
 }

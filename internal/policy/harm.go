@@ -13,7 +13,7 @@ func Harmful(f Finding) bool {
 	switch {
 	case f.Severity >= Critical:
 		return true
-	case f.Kind == KindCanary, f.Kind == KindPersistence, f.Kind == KindAIConfig:
+	case f.Kind == KindCanary, f.Kind == KindPersistence, f.Kind == KindAIConfig, f.Kind == KindDerived, f.Kind == KindUserFile:
 		return f.Severity >= High
 	case f.Kind == KindTrace:
 		// A cut trace or an overflowing list hides what came after it: a

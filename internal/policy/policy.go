@@ -38,6 +38,9 @@ const (
 	KindTrace         = "trace"
 	KindInstallScript = "install-script"
 	KindMessage       = "server-message" // what the server said outside its answers
+	KindUserFile      = "user-file"      // the content of the user's files, where it went
+	KindDerived       = "secret-derived" // output that follows the planted values, whatever its encoding
+	KindEnvironment   = "environment"    // behaviour present under one run's environment and not another's
 )
 
 // Finding is one policy-relevant observation.
@@ -132,6 +135,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	out = append(out, listChangeFindings(man)...)
 	out = append(out, outcomeFindings(man)...)
 	out = append(out, witnessFindings(man)...)
+	out = append(out, derivedFindings(man)...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), strings.Compare(a.Kind, b.Kind),
 			cmp.Compare(m.PhaseRank(a.Phase), m.PhaseRank(b.Phase)), strings.Compare(a.Phase, b.Phase), strings.Compare(a.Subject, b.Subject))

@@ -24,7 +24,7 @@ func createOptions(spec Spec, network container.NetworkMode, seccomp string, lab
 	if !network.IsContainer() {
 		// Behind a sink the server has the sink's hostname (the engine
 		// refuses one for a container that joins another's network).
-		cfg.Hostname = Hostname
+		cfg.Hostname = cmp.Or(spec.Hostname, Hostname)
 	}
 	return client.ContainerCreateOptions{Config: cfg, HostConfig: hostConfig(spec, lim, network, seccomp)}
 }
@@ -79,6 +79,15 @@ func entryEnv(spec Spec, lim Limits) []string {
 	}, spec.Env...)
 	if spec.CoverageDir != "" {
 		env = append(env, "MCP_AUDIT_COVERAGE_DIR="+spec.CoverageDir)
+	}
+	if spec.MachineID != "" {
+		env = append(env, "MCP_AUDIT_MACHINE_ID="+spec.MachineID)
+	}
+	if spec.ClockAhead > 0 && spec.ClockRate > 1 {
+		env = append(env, "MCP_AUDIT_CLOCK_AHEAD="+strconv.Itoa(min(spec.ClockAhead, 8)))
+	}
+	if spec.Prelaunches > 0 {
+		env = append(env, "MCP_AUDIT_PRELAUNCHES="+strconv.Itoa(min(spec.Prelaunches, 5)))
 	}
 	if spec.NoTrace {
 		env = append(env, "MCP_AUDIT_NOTRACE=1")

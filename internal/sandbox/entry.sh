@@ -22,16 +22,19 @@ CANARIES="$MCP_AUDIT_CANARY_FILES"
 NOTRACE="${MCP_AUDIT_NOTRACE:-0}"
 SCAN_DIR="${MCP_AUDIT_SCAN_DIR:-}"
 COVERAGE_DIR="${MCP_AUDIT_COVERAGE_DIR:-}"
+MACHINE_ID="${MCP_AUDIT_MACHINE_ID:-}"
+PRELAUNCHES="${MCP_AUDIT_PRELAUNCHES:-0}"
 SCAN_LIMITS="${MCP_AUDIT_SCAN_LIMITS:-64 256}"
 INSTALL_DIR="${MCP_AUDIT_INSTALL_DIR:-}"
 INSTALL_SCRIPT="${MCP_AUDIT_INSTALL_SCRIPT:-}"
 INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
 CLOCK_RATE="${MCP_AUDIT_CLOCK_RATE:-1}"
+CLOCK_AHEAD="${MCP_AUDIT_CLOCK_AHEAD:-}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
-unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS MCP_AUDIT_COVERAGE_DIR
+unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS MCP_AUDIT_COVERAGE_DIR MCP_AUDIT_MACHINE_ID MCP_AUDIT_PRELAUNCHES
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
-unset MCP_AUDIT_CLOCK_RATE
+unset MCP_AUDIT_CLOCK_RATE MCP_AUDIT_CLOCK_AHEAD
 # An OCI image brings none of the programs used here: mcp-audit's own come
 # from MCP_AUDIT_TOOLS (see sandbox/oci.go). The server keeps its PATH.
 SERVER_PATH="$PATH" STRACE=strace AWK=awk TOOLS="${MCP_AUDIT_TOOLS:-}"
@@ -47,6 +50,41 @@ mkdir -p "$D"
 note() { echo "$*" >>"$D/status"; }
 
 as_user() { setpriv --reuid="$UID_" --regid="$UID_" --clear-groups "$@"; }
+
+# The run's user (the witness run's is another's than the image's): the
+# account of UID_ takes its name and home, and the account's old home
+# goes when empty, so no path of the canonical identity is left to key on.
+rename_user() {
+	old=
+	while IFS=: read -r n _ id _ _ h _; do
+		[ "$id" = "$UID_" ] && { old=$n oldhome=$h; break; }
+	done </etc/passwd
+	[ -n "$old" ] && [ -n "$U" ] && [ "$old" != "$U" ] || return 0
+	for f in /etc/passwd /etc/group /etc/shadow; do
+		[ -f "$f" ] || continue
+		out=
+		while IFS= read -r line; do
+			case "$line" in
+			"$old":*)
+				if [ "$f" = /etc/passwd ]; then
+					IFS=: read -r _ pw id gid gecos _ sh <<LINE
+$line
+LINE
+					line="$U:$pw:$id:$gid:$gecos:$HOME:$sh"
+				else
+					line="$U:${line#"$old":}"
+				fi
+				;;
+			esac
+			out="$out$line
+"
+		done <"$f"
+		printf '%s' "$out" >"$f" || note "user-not-renamed"
+	done
+	[ "$oldhome" != "$HOME" ] && rmdir "$oldhome" 2>/dev/null
+	return 0
+}
+rename_user
 
 if [ -f "$D/resolv.conf" ]; then
 	cat "$D/resolv.conf" >/etc/resolv.conf || note "resolv.conf not replaced"
@@ -65,6 +103,11 @@ rm -f "$D/home.tar"
 # Files whose change time (which the server cannot set back) passes this
 # marker's were written after seeding.
 : >"$D/seeded"
+# The machine's id (systemd's /etc/machine-id, which telemetry hashes): the
+# run's own when it is given one.
+if [ -n "$MACHINE_ID" ]; then
+	printf '%s\n' "$MACHINE_ID" >/etc/machine-id 2>/dev/null || note "machine-id not set"
+fi
 # The directory node writes its V8 coverage into (the traced run of a Node
 # server only): the server's own, read back by the host after the run.
 [ -n "$COVERAGE_DIR" ] && as_user mkdir -p -m 0700 "$COVERAGE_DIR"
@@ -148,7 +191,9 @@ if [ "$CLOCK_RATE" != 1 ]; then
 fi
 fast_clock() {
 	[ -n "$CLOCK_FILE" ] || return
-	echo "+0 x$CLOCK_RATE" >"$CLOCK_FILE.new" && chmod 0644 "$CLOCK_FILE.new" && mv -f "$CLOCK_FILE.new" "$CLOCK_FILE" &&
+	ahead=0
+	[ -n "$CLOCK_AHEAD" ] && ahead="${CLOCK_AHEAD}y"
+	echo "+$ahead x$CLOCK_RATE" >"$CLOCK_FILE.new" && chmod 0644 "$CLOCK_FILE.new" && mv -f "$CLOCK_FILE.new" "$CLOCK_FILE" &&
 		note "clock-fast $(date +%s.%N)"
 	CLOCK_FILE=
 }
@@ -204,6 +249,22 @@ AWK
 # have none (distroless).
 TRACE_PIPE="$D/trace.pipe"
 
+# Launch history: the server started PRELAUNCHES times first, over the
+# same home and /tmp, its input closed (an MCP server exits at the end of
+# its input; one that does not is killed after about five seconds), so a
+# count it keeps of its launches has grown when the real session starts.
+# Before the watcher starts: these launches' programs are not the session's.
+n=0
+while [ "$n" -lt "$PRELAUNCHES" ]; do
+	n=$((n + 1))
+	PATH="$SERVER_PATH" "$SETPRIV" --reuid="$UID_" --regid="$UID_" --clear-groups "$@" </dev/null >/dev/null 2>&1 &
+	lpid=$!
+	i=0
+	while kill -0 "$lpid" 2>/dev/null && [ "$i" -lt 400000 ]; do i=$((i + 1)); done
+	kill -KILL "$lpid" 2>/dev/null
+	wait "$lpid" 2>/dev/null
+	note "prelaunch $n"
+done
 note "started $(date +%s.%N)"
 # The traced run's filter reads the trace from the pipe (its file operand:
 # awk opens it after it has been executed, so it can be waited for).
@@ -271,6 +332,35 @@ if [ -n "$fpid" ]; then
 fi
 stop_watch
 [ -n "$fpid" ] && rm -f "$TRACE_PIPE"
+# Processes of the server's user still alive once it is gone (a daemon it
+# detached): listed twice, half a second apart (a child that is still
+# exiting is no daemon), by builtins only, at most 32.
+alive() {
+	for p in /proc/[0-9]*; do
+		u=
+		while read -r k v _; do
+			[ "$k" = "Uid:" ] && { u=$v; break; }
+		done <"$p/status" 2>/dev/null
+		[ "$u" = "$UID_" ] || continue
+		c=
+		read -r c <"$p/comm" 2>/dev/null
+		echo "${p#/proc/} $c"
+	done
+}
+first=$(alive)
+if [ -n "$first" ]; then
+	i=0
+	while [ "$i" -lt 200000 ]; do i=$((i + 1)); done
+	now=$(alive)
+	n=0
+	printf '%s\n' "$first" | while read -r pid comm; do
+		case "
+$now
+" in *"
+$pid $comm
+"*) [ "$n" -lt 32 ] && echo "$pid $comm" >>"$D/outlived"; n=$((n + 1)) ;; esac
+	done
+fi
 note "exit $rc $(date +%s.%N)"
 [ -s "$D/noise" ] && [ "$(cat "$D/noise")" != 0 ] && note "noise-dropped $(cat "$D/noise")"
 kill "$dog" 2>/dev/null

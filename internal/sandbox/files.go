@@ -253,6 +253,9 @@ type Artifacts struct {
 	HomeChanged []HomeChange
 	// Written are the files under Spec.ScanDir changed after seeding.
 	Written []WrittenFile
+	// Outlived are the server user's processes still alive after the
+	// server exited (a detached daemon), at most 32.
+	Outlived []Process
 	// Coverage are the regular files left in Spec.CoverageDir (bounded:
 	// at most 16, 16 MiB each, 64 MiB together; written by the server, so
 	// untrusted).
@@ -343,6 +346,8 @@ func (r *Run) collectOut(ctx context.Context, maxTrace int64) (*Artifacts, error
 			a.Witness = ParseAccessTimes(readLines(tr, 64<<10))
 		case "watch":
 			a.Watch = ParseWatch(readLines(tr, 4<<20)) // up to 4096 programs
+		case "outlived":
+			a.Outlived = ParseOutlived(readLines(tr, 16<<10))
 		case "home-changed":
 			a.HomeChanged = ParseHomeChanges(readLines(tr, 64<<10))
 		case "written.tar":

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"debug/elf"
 	"encoding/json"
@@ -43,6 +44,9 @@ type Network struct {
 	// Upstream is the resolver the open mode forwards to; default: the
 	// engine's resolver for the sink container.
 	Upstream string
+	// AnswerNet is the range the sinkhole answers names from (default
+	// sinklog.FakeNet).
+	AnswerNet string
 	// BaseImageID keys the cached sink image.
 	BaseImageID string
 	// BaseImage is the image the sink is built on when the server's image
@@ -153,7 +157,7 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 	pids := int64(64)
 	created, err := s.Engine.ContainerCreate(ctx, client.ContainerCreateOptions{
 		Config: &container.Config{
-			Image: img, User: "0:0", WorkingDir: "/", Hostname: Hostname, // the server shares its UTS namespace
+			Image: img, User: "0:0", WorkingDir: "/", Hostname: cmp.Or(spec.Hostname, Hostname), // the server shares its UTS namespace
 			Cmd:          []string{sinkBinPath, "sink", "--config", sinkConfig},
 			AttachStdout: true, AttachStderr: true,
 			Labels: ownerLabels(spec.Limits.withDefaults().Deadline),
@@ -175,6 +179,7 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 	cfg := sinklog.Config{
 		Mode: spec.Net.Mode, Upstream: spec.Net.Upstream, LogFile: sinkLog, CACertFile: sinkDir + "/ca.pem", CAKeyFile: sinkDir + "/ca.key",
 		Responses: spec.Net.Responses, Answer: spec.Net.Answer, MaxLogBytes: 64 << 20, MaxBody: 1 << 20,
+		AnswerNet: spec.Net.AnswerNet,
 	}
 	cfgJSON, _ := json.Marshal(cfg)
 	caCert, caKey := spec.Net.CACert, spec.Net.CAKey

@@ -42,6 +42,12 @@ type Status struct {
 	WatchNotReady    bool
 	// NoiseDropped counts failed lookups the trace filter left out.
 	NoiseDropped int64
+	// Prelaunches counts the launches before the session (launch
+	// history); MachineIDNotSet: /etc/machine-id could not be written.
+	Prelaunches     int
+	MachineIDNotSet bool
+	// UserNotRenamed: the account could not take the run's user name.
+	UserNotRenamed bool
 	// Setup problems: the decoys could not be seeded, the resolver or the
 	// sink's CA could not be installed.
 	SeedFailed        bool
@@ -99,6 +105,14 @@ var statusWords = map[string]func(st *Status, args []string) bool{
 		return len(a) == 1 && err == nil && n >= 0
 	},
 	"seed-failed": flag(func(st *Status) *bool { return &st.SeedFailed }),
+	"prelaunch": func(st *Status, a []string) bool {
+		n := 0
+		ok := len(a) == 1 && parseInt(a[0], &n)
+		st.Prelaunches = max(st.Prelaunches, n)
+		return ok
+	},
+	"machine-id":       phrase("not set", func(st *Status) *bool { return &st.MachineIDNotSet }),
+	"user-not-renamed": flag(func(st *Status) *bool { return &st.UserNotRenamed }),
 	// "resolv.conf not replaced" and "ca not added" are phrases.
 	"resolv.conf": phrase("not replaced", func(st *Status) *bool { return &st.ResolvNotReplaced }),
 	"ca":          phrase("not added", func(st *Status) *bool { return &st.CANotAdded }),

@@ -111,6 +111,18 @@ type Spec struct {
 	// witnessed audit has it too, so the programs both runs opened are
 	// compared like with like.
 	Watch bool
+	// Hostname is the host name the server sees (default Hostname);
+	// MachineID, when set, is written to /etc/machine-id before it starts;
+	// Prelaunches starts the server that many times first, its input
+	// closed, over the same home and /tmp, so a count kept there has grown
+	// when the real session starts (launch history).
+	Hostname    string
+	MachineID   string
+	Prelaunches int
+	// ClockAhead moves the server's clock this many years ahead when the
+	// clock shim switches to its rate (the idle phase): a release that
+	// turns hostile at a date meets one.
+	ClockAhead int
 	// CoverageDir, when set, is made for the server's user before it
 	// starts, and the regular files node leaves in it (V8 coverage, when
 	// the server's environment sets NODE_V8_COVERAGE to it) are read back

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
 // Watch is what the outside observer (watch.py) saw: decoy reads and
@@ -140,6 +142,27 @@ func ParseHomeChanges(lines []string) []HomeChange {
 			continue
 		}
 		out = append(out, HomeChange{Size: n, Path: p})
+	}
+	return out
+}
+
+// Process is a process by id and name ("PID COMM" lines).
+type Process struct {
+	PID  int
+	Comm string
+}
+
+// ParseOutlived reads the entrypoint's list of processes that outlived
+// the server.
+func ParseOutlived(lines []string) []Process {
+	var out []Process
+	for _, l := range lines {
+		pid, comm, _ := strings.Cut(l, " ")
+		n, err := strconv.Atoi(pid)
+		if err != nil || n <= 0 || len(out) >= 32 {
+			continue
+		}
+		out = append(out, Process{PID: n, Comm: textsafe.Line(comm, 64)})
 	}
 	return out
 }

@@ -20,10 +20,28 @@ type nameTable struct {
 	byName map[string]string
 	byIP   map[string]string
 	next   uint32
+	// base is the answer range's first address; size its addresses.
+	base uint32
+	size uint32
 }
 
-func newNameTable() *nameTable {
-	return &nameTable{byName: map[string]string{}, byIP: map[string]string{}, next: 1}
+func newNameTable() *nameTable { return newNameTableIn(sinklog.FakeNet) }
+
+// newNameTableIn answers from cidr (an IPv4 range of /8 to /24; FakeNet
+// when it is not one).
+func newNameTableIn(cidr string) *nameTable {
+	_, n, err := net.ParseCIDR(cidr)
+	ones, bits := 0, 0
+	if err == nil {
+		ones, bits = n.Mask.Size()
+	}
+	if err != nil || n.IP.To4() == nil || bits != 32 || ones < 8 || ones > 24 {
+		_, n, _ = net.ParseCIDR(sinklog.FakeNet)
+		ones, _ = n.Mask.Size()
+	}
+	ip := n.IP.To4()
+	return &nameTable{byName: map[string]string{}, byIP: map[string]string{}, next: 1,
+		base: uint32(ip[0])<<24 | uint32(ip[1])<<16 | uint32(ip[2])<<8 | uint32(ip[3]), size: 1 << (32 - ones)}
 }
 
 // fakeIP returns the address for name, allocating one on first use.
@@ -33,13 +51,15 @@ func (t *nameTable) fakeIP(name string) string {
 	if ip, ok := t.byName[name]; ok {
 		return ip
 	}
-	// 198.18.0.0/15: 131,070 usable addresses; wrap around if exhausted.
+	// The range's addresses but its first and last; wrap around if
+	// exhausted.
 	n := t.next
 	t.next++
-	if t.next >= 1<<17-1 {
+	if t.next >= t.size-1 {
 		t.next = 1
 	}
-	ip := net.IPv4(198, 18+byte(n>>16), byte(n>>8), byte(n)).String()
+	a := t.base + n
+	ip := net.IPv4(byte(a>>24), byte(a>>16), byte(a>>8), byte(a)).String()
 	t.byName[name] = ip
 	t.byIP[ip] = name
 	return ip

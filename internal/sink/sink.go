@@ -94,7 +94,7 @@ func Run(ctx context.Context, cfg sinklog.Config, stdout io.Writer) error {
 		return fmt.Errorf("opening sink log: %w", err)
 	}
 	defer f.Close()
-	s := &Sink{cfg: cfg, log: NewLog(f, cfg.MaxLogBytes), names: newNameTable(), conns: make(chan struct{}, 256)}
+	s := &Sink{cfg: cfg, log: NewLog(f, cfg.MaxLogBytes), names: newNameTableIn(cfg.AnswerNet), conns: make(chan struct{}, 256)}
 	if s.certs, err = loadMinter(cfg.CACertFile, cfg.CAKeyFile); err != nil {
 		return err
 	}

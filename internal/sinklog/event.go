@@ -113,6 +113,8 @@ type Config struct {
 	Answer []string `json:"answer,omitempty"`
 	// Responses are canned HTTP answers per host ("*" is the default).
 	Responses map[string]Response `json:"responses,omitempty"`
+	// AnswerNet is the range names are answered from (default FakeNet).
+	AnswerNet string `json:"answer_net,omitempty"`
 	// MaxLogBytes bounds the log; MaxBody bounds one recorded body.
 	MaxLogBytes int64 `json:"max_log_bytes"`
 	MaxBody     int64 `json:"max_body"`

@@ -50,11 +50,12 @@ var Clients = []Client{
 	{"Zed", "0.212.4", "editor"},
 }
 
-// WitnessClient is another client than primary for the witness run.
+// WitnessClient is another client than primary for the witness run: of
+// another name and environment profile.
 func (s Secret) WitnessClient(seed string, primary Client) Client {
 	var others []Client
 	for _, c := range Clients {
-		if c.Profile != primary.Profile {
+		if c.Profile != primary.Profile && c.Name != primary.Name {
 			others = append(others, c)
 		}
 	}

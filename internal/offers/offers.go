@@ -1,45 +1,59 @@
-package audit
+// Package offers turns what a server offered over MCP in a session (its
+// opening and its lists) into the manifest: bounded, canary values
+// redacted, the values found reported as hits, and later listings
+// compared with the first.
+package offers
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/classify"
+	"github.com/mcp-audit/mcp-audit/internal/diff"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
+// Lists are what a server offered in one session: its opening's answer
+// and its lists, raw.
+type Lists struct {
+	Init                                 *mcpclient.InitializeResult
+	Tools, Prompts, Resources, Templates []json.RawMessage
+}
+
 // Bounds on what the server can put into the manifest through MCP.
 const (
-	maxTools       = 500
+	MaxTools       = 500
 	maxDescription = 16 << 10
 	maxSchema      = 64 << 10
 	maxName        = 256
 )
 
-// fillServer records what the server offered over MCP, canary values
+// Fill records what the server offered over MCP, canary values
 // redacted, so the manifest never carries a secret (the values found are
-// a finding of phase startup, how "mcp-output": offerHits).
-func fillServer(man *m.Manifest, ses *session, cs *canary.Set) {
+// a finding of phase startup, how "mcp-output": Hits).
+func Fill(man *m.Manifest, ses *Lists, cs *canary.Set) {
 	clean := func(s string, max int) string { return textsafe.Text(cs.Redact(s), max) }
 	man.Server.Capabilities = []string{}
-	if ses.init != nil {
-		man.Server.Name = clean(ses.init.ServerInfo.Name, maxName)
-		man.Server.Version = clean(ses.init.ServerInfo.Version, maxName)
-		man.Server.ProtocolVersion = clean(ses.init.ProtocolVersion, 64)
-		man.Server.Instructions = clean(ses.init.Instructions, maxDescription)
-		for _, c := range ses.init.CapabilityNames() {
+	if ses.Init != nil {
+		man.Server.Name = clean(ses.Init.ServerInfo.Name, maxName)
+		man.Server.Version = clean(ses.Init.ServerInfo.Version, maxName)
+		man.Server.ProtocolVersion = clean(ses.Init.ProtocolVersion, 64)
+		man.Server.Instructions = clean(ses.Init.Instructions, maxDescription)
+		for _, c := range ses.Init.CapabilityNames() {
 			man.Server.Capabilities = append(man.Server.Capabilities, clean(c, 64))
 		}
 	}
-	fillTools(man, ses.tools, cs, clean)
-	fillPrompts(man, ses.prompts, clean)
-	fillResources(man, ses.resources, clean)
-	fillTemplates(man, ses.templates, clean)
+	fillTools(man, ses.Tools, cs, clean)
+	fillPrompts(man, ses.Prompts, clean)
+	fillResources(man, ses.Resources, clean)
+	fillTemplates(man, ses.Templates, clean)
 }
 
-// mcpCanaries finds canary values in the handshake and the lists.
-func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
+// canaries finds canary values in the handshake and the lists.
+func canaries(ses *Lists, cs *canary.Set) []m.CanaryHit {
 	finder := canary.NewFinder(cs.All())
 	var hits []m.CanaryHit
 	scan := func(what string, raw []json.RawMessage) {
@@ -49,12 +63,12 @@ func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
 			}
 		}
 	}
-	scan("tools/list", ses.tools)
-	scan("prompts/list", ses.prompts)
-	scan("resources/list", ses.resources)
-	scan("resources/templates/list", ses.templates)
-	if ses.init != nil {
-		b, _ := json.Marshal(ses.init)
+	scan("tools/list", ses.Tools)
+	scan("prompts/list", ses.Prompts)
+	scan("resources/list", ses.Resources)
+	scan("resources/templates/list", ses.Templates)
+	if ses.Init != nil {
+		b, _ := json.Marshal(ses.Init)
 		scan("initialize", []json.RawMessage{b})
 	}
 	return hits
@@ -62,8 +76,8 @@ func mcpCanaries(ses *session, cs *canary.Set) []m.CanaryHit {
 
 func fillTools(man *m.Manifest, tools []json.RawMessage, cs *canary.Set, clean func(string, int) string) {
 	for i, raw := range tools {
-		if i == maxTools {
-			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("only the first %d of %d tools are recorded", maxTools, len(tools)))
+		if i == MaxTools {
+			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("only the first %d of %d tools are recorded", MaxTools, len(tools)))
 			break
 		}
 		var t struct {
@@ -149,7 +163,7 @@ func fillResources(man *m.Manifest, resources []json.RawMessage, clean func(stri
 
 func fillTemplates(man *m.Manifest, templates []json.RawMessage, clean func(string, int) string) {
 	for i, raw := range templates {
-		if i == maxTools {
+		if i == MaxTools {
 			break
 		}
 		var r listedResource
@@ -160,4 +174,57 @@ func fillTemplates(man *m.Manifest, templates []json.RawMessage, clean func(stri
 			Name: clean(r.Name, maxName), Title: clean(r.Title, maxName), Description: clean(r.Description, maxDescription),
 			MimeType: clean(r.MimeType, 128)})
 	}
+}
+
+// Changes compares every later listing with the first offer (in
+// man); a change seen in several is listed once, as first seen.
+func Changes(man *m.Manifest, sessions []*Lists, cs *canary.Set) []m.ListChange {
+	seen := map[string]bool{}
+	var out []m.ListChange
+	for _, s := range sessions {
+		if s == nil {
+			continue
+		}
+		after := &m.Manifest{}
+		Fill(after, s, cs)
+		for _, c := range diff.Offers(man, after, nil) {
+			if k := c.List + "\x00" + c.Name + "\x00" + c.Field; !seen[k] {
+				seen[k] = true
+				out = append(out, c)
+			}
+		}
+	}
+	diff.SortListChanges(out)
+	if len(out) > MaxTools {
+		out = out[:MaxTools]
+	}
+	return out
+}
+
+// Hits are the canaries in what the server listed, for phase
+// startup: the first listing's, and those a later listing showed that the
+// first did not ("listed again after the calls").
+func Hits(first *Lists, later []*Lists, cs *canary.Set) []classify.Observed {
+	var out []classify.Observed
+	seen := map[string]bool{}
+	add := func(h m.CanaryHit) {
+		out = append(out, classify.Observed{Phase: m.PhaseStartup, Canary: &h})
+	}
+	for _, h := range canaries(first, cs) {
+		seen[h.Canary+"\x00"+h.How+"\x00"+h.Evidence] = true
+		add(h)
+	}
+	for _, s := range later {
+		if s == nil {
+			continue
+		}
+		for _, h := range canaries(s, cs) {
+			if k := h.Canary + "\x00" + h.How + "\x00" + h.Evidence; !seen[k] {
+				seen[k] = true // once, however many listings showed it
+				h.Evidence += " (listed again after the calls)"
+				add(h)
+			}
+		}
+	}
+	return out
 }

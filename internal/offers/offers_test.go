@@ -1,4 +1,4 @@
-package audit
+package offers
 
 import (
 	"encoding/json"
@@ -20,16 +20,16 @@ func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
 	t.Parallel()
 	cs := canary.Generate(nil)
 	token := cs.Env["GITHUB_TOKEN"]
-	ses := &session{tools: []json.RawMessage{
+	ses := &Lists{Tools: []json.RawMessage{
 		json.RawMessage(`{"name":"leak","description":"use ` + token + `","inputSchema":{"type":"object"}}`),
 		json.RawMessage(`"not an object"`),
-	}, prompts: []json.RawMessage{json.RawMessage(`{"name":"p","arguments":[{"name":"a"}]}`)},
-		resources: []json.RawMessage{json.RawMessage(`{"uri":"file:///x","name":"x","mimeType":"text/plain"}`)}}
+	}, Prompts: []json.RawMessage{json.RawMessage(`{"name":"p","arguments":[{"name":"a"}]}`)},
+		Resources: []json.RawMessage{json.RawMessage(`{"uri":"file:///x","name":"x","mimeType":"text/plain"}`)}}
 	man := &m.Manifest{}
-	fillServer(man, ses, cs)
-	later := &session{tools: []json.RawMessage{json.RawMessage(`{"name":"leak","description":"use ` + cs.Env["NPM_TOKEN"] + `"}`)}}
+	Fill(man, ses, cs)
+	later := &Lists{Tools: []json.RawMessage{json.RawMessage(`{"name":"leak","description":"use ` + cs.Env["NPM_TOKEN"] + `"}`)}}
 	man.Phases = classify.Classify(classify.Input{Windows: []classify.Window{{Name: m.PhaseStartup}, {Name: m.PhaseIdle}},
-		Observed: offerHits(ses, []*session{later, later}, cs)}).Phases
+		Observed: Hits(ses, []*Lists{later, later}, cs)}).Phases
 
 	b, _ := json.Marshal(man)
 	if strings.Contains(string(b), token) {
@@ -57,15 +57,15 @@ func TestFillServerRedactsAndReportsCanaries(t *testing.T) {
 func TestFillServerBoundsTools(t *testing.T) {
 	t.Parallel()
 	var tools []json.RawMessage
-	for i := range maxTools + 1 {
+	for i := range MaxTools + 1 {
 		tools = append(tools, json.RawMessage(fmt.Sprintf(`{"name":"t%d"}`, i)))
 	}
 	man := &m.Manifest{}
-	fillServer(man, &session{tools: tools}, canary.Generate(nil))
-	if len(man.Tools) != maxTools {
-		t.Errorf("%d tools recorded, want %d", len(man.Tools), maxTools)
+	Fill(man, &Lists{Tools: tools}, canary.Generate(nil))
+	if len(man.Tools) != MaxTools {
+		t.Errorf("%d tools recorded, want %d", len(man.Tools), MaxTools)
 	}
-	want := []string{fmt.Sprintf("only the first %d of %d tools are recorded", maxTools, maxTools+1)}
+	want := []string{fmt.Sprintf("only the first %d of %d tools are recorded", MaxTools, MaxTools+1)}
 	if diff := cmp.Diff(want, man.Run.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,115 @@
+package variant
+
+import (
+	"cmp"
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-audit/mcp-audit/internal/differ"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
+)
+
+// RandomSeedFlag seeds node's Math.random in the traced runs.
+const RandomSeedFlag = "--random-seed="
+
+// Traced is what the traced runs (primary, calibration, secrets) share
+// beyond the defaults: the canonical machine id, Math.random seeded
+// (fixed per package version: the runs that share their secrets differ
+// in as little as possible), and the clock moved years ahead in idle.
+func (s Secret) Traced(spec *sandbox.Spec, seed string) {
+	spec.MachineID = Canonical.MachineID
+	spec.ClockAhead = s.YearsAhead(seed)
+	if len(spec.Cmd) > 0 && path.Base(spec.Cmd[0]) == "node" {
+		spec.Cmd = slices.Insert(slices.Clone(spec.Cmd), 1, RandomSeedFlag+strconv.Itoa(s.RandomSeed(seed)))
+	}
+}
+
+// WitnessSpec gives a spec of the canonical identity the witness run's
+// other one: user, home, host name, machine id, the sinkhole's answer
+// range, the client and its environment (another than primary)
+// and two earlier launches over its home and /tmp. It returns the client
+// and the identity.
+func (s Secret) WitnessSpec(spec *sandbox.Spec, seed string, primary Client) (Client, Identity) {
+	id := s.Witness(seed)
+	spec.Hostname, spec.MachineID = id.Hostname, id.MachineID
+	spec.Net.AnswerNet = s.WitnessAnswerNet(seed)
+	spec.Prelaunches = 2
+	Relocate(spec, Canonical, id)
+	c := s.WitnessClient(seed, primary)
+	spec.Env = ProfileNamed(c.Profile).Swap(spec.Env, id.Home)
+	return c, id
+}
+
+// Relocate moves a spec from one user and home to another's: the user,
+// the home, the working directory, the scanned workspace, the decoys'
+// paths, and every path under the home in the command and environment
+// (the user's name in USER and LOGNAME). An image's own user (an OCI
+// image's) is not moved.
+func Relocate(spec *sandbox.Spec, from, to Identity) {
+	if spec.User != from.User || spec.Home != from.Home {
+		return
+	}
+	spec.User, spec.Home = to.User, to.Home
+	mv := func(p string) string { return MovePath(p, from.Home, to.Home) }
+	spec.Workdir, spec.ScanDir = mv(spec.Workdir), mv(spec.ScanDir)
+	spec.Cmd = slices.Clone(spec.Cmd)
+	for i, a := range spec.Cmd {
+		spec.Cmd[i] = mv(a)
+	}
+	spec.CanaryFiles = slices.Clone(spec.CanaryFiles)
+	for i, p := range spec.CanaryFiles {
+		spec.CanaryFiles[i] = mv(p)
+	}
+	spec.Env = slices.Clone(spec.Env)
+	for i, e := range spec.Env {
+		k, v, _ := strings.Cut(e, "=")
+		if (k == "USER" || k == "LOGNAME") && v == from.User {
+			v = to.User
+		}
+		spec.Env[i] = k + "=" + mv(v)
+	}
+}
+
+// MovePath replaces the directory from, wherever it starts a path in s
+// (itself, or followed by a separator: /, a quote, :, a space), by to.
+func MovePath(s, from, to string) string {
+	if from == "" || from == to || !strings.Contains(s, from) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, from)
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		rest := s[i+len(from):]
+		if rest == "" || strings.ContainsAny(rest[:1], "/\"':; \t\n,") {
+			b.WriteString(s[:i] + to)
+		} else {
+			b.WriteString(s[:i+len(from)])
+		}
+		s = rest
+	}
+}
+
+// Describe is a run's factors for run.variants, values normalized (names
+// and ranges, never a secret).
+func Describe(spec sandbox.Spec, name, secrets, client, clientEnv string) m.Variant {
+	return m.Variant{Name: name, Tracer: !spec.NoTrace, Secrets: secrets, User: spec.User, Hostname: cmp.Or(spec.Hostname, sandbox.Hostname),
+		MachineID: spec.MachineID, AnswerNet: cmp.Or(spec.Net.AnswerNet, sinklog.FakeNet), Client: client, ClientEnv: clientEnv,
+		Launches: 1 + spec.Prelaunches, ClockRate: spec.ClockRate, ClockAheadYears: spec.ClockAhead,
+		RandomSeed: slices.ContainsFunc(spec.Cmd, func(a string) bool { return strings.HasPrefix(a, RandomSeedFlag) })}
+}
+
+// Factors are a variant's factors for the comparison of runs.
+func Factors(v m.Variant) []differ.Factor {
+	return []differ.Factor{{Name: "tracer", Value: strconv.FormatBool(v.Tracer)}, {Name: "clock", Value: fmt.Sprintf("x%d +%dy", v.ClockRate, v.ClockAheadYears)},
+		{Name: "user", Value: v.User}, {Name: "host name", Value: v.Hostname}, {Name: "machine id", Value: v.MachineID},
+		{Name: "answer range", Value: v.AnswerNet}, {Name: "client", Value: v.Client + " " + v.ClientEnv}, {Name: "launches", Value: strconv.Itoa(v.Launches)}}
+}

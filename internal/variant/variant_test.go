@@ -1,0 +1,153 @@
+package variant
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
+)
+
+// TestLoadSecret: created once in the cache directory (the user's only),
+// the same on every later load, replaced by the variable when it is set.
+func TestLoadSecret(t *testing.T) {
+	dir := t.TempDir()
+	a, err := LoadSecret(dir, nil)
+	if err != nil || len(a) != 32 {
+		t.Fatalf("secret %x, %v", a, err)
+	}
+	st, err := os.Stat(filepath.Join(dir, secretFile))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("secret file %v, %v", st, err)
+	}
+	b, _ := LoadSecret(dir, nil)
+	if string(a) != string(b) {
+		t.Error("a second load gave another secret")
+	}
+	c, _ := LoadSecret(dir, func(k string) string {
+		if k == EnvSecret {
+			return "ci-secret-of-the-project"
+		}
+		return ""
+	})
+	if string(c) != "ci-secret-of-the-project" {
+		t.Errorf("the variable was not used: %q", c)
+	}
+}
+
+// TestChoicesFollowTheSecret: one installation always makes the same
+// choices for a version; another installation makes others, so a package
+// cannot compute them from the code.
+func TestChoicesFollowTheSecret(t *testing.T) {
+	s1, s2 := Secret("installation one"), Secret("installation two")
+	if s1.Seed("pkg@1.0.0", "canaries") != s1.Seed("pkg@1.0.0", "canaries") {
+		t.Fatal("not deterministic")
+	}
+	differ := 0
+	for i := range 20 {
+		seed := "pkg@1.0." + strings.Repeat("1", i)
+		a, b := s1.Witness(seed), s2.Witness(seed)
+		if a != b || s1.YearsAhead(seed) != s2.YearsAhead(seed) || s1.WitnessAnswerNet(seed) != s2.WitnessAnswerNet(seed) {
+			differ++
+		}
+	}
+	if differ < 15 {
+		t.Errorf("only %d of 20 versions got other choices under another secret", differ)
+	}
+}
+
+// TestWitnessDiffers: the witness run's identity, client and answer range
+// are never the canonical ones, whatever the seed.
+func TestWitnessDiffers(t *testing.T) {
+	s := Secret("installation")
+	for i := range 50 {
+		seed := "pkg@" + strings.Repeat("9", i)
+		id := s.Witness(seed)
+		if id.User == Canonical.User || id.Home == Canonical.Home || id.Hostname == Canonical.Hostname || id.MachineID == Canonical.MachineID {
+			t.Errorf("%s: identity %+v shares a part with the canonical one", seed, id)
+		}
+		for _, p := range Profiles {
+			c := s.WitnessClient(seed, Client{Name: "claude-ai", Profile: p.Name})
+			if c.Name == "claude-ai" || c.Profile == p.Name {
+				t.Errorf("%s: witness client %+v against claude-ai %s", seed, c, p.Name)
+			}
+		}
+		if n := s.WitnessAnswerNet(seed); n == sinklog.FakeNet {
+			t.Errorf("%s: the witness answers from the default range", seed)
+		}
+		if y := s.YearsAhead(seed); y < 2 || y > 5 {
+			t.Errorf("%s: %d years ahead", seed, y)
+		}
+	}
+}
+
+func TestMovePath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"/home/dev", "/home/alex"},
+		{"/home/dev/workspace/a.txt", "/home/alex/workspace/a.txt"},
+		{`{"path":"/home/dev/workspace","root":"/home/dev"}`, `{"path":"/home/alex/workspace","root":"/home/alex"}`},
+		{"/home/dev/.local/bin:/usr/bin:/home/dev/bin", "/home/alex/.local/bin:/usr/bin:/home/alex/bin"},
+		{"/home/devops/x", "/home/devops/x"},
+		{"/srv/home/dev", "/srv/home/alex"},
+		{"", ""},
+	} {
+		if got := MovePath(tc.in, "/home/dev", "/home/alex"); got != tc.want {
+			t.Errorf("MovePath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// TestWitnessSpec: the witness spec moves the user, home, working
+// directory, decoys, command and environment to its identity, and its
+// description names the factors without a secret.
+func TestWitnessSpec(t *testing.T) {
+	spec := sandbox.Spec{User: "dev", Home: "/home/dev", Workdir: "/home/dev/workspace", ScanDir: "/home/dev/workspace",
+		Cmd:         []string{"node", "/srv/mcp/x/index.js", "/home/dev/workspace"},
+		Env:         []string{"HOME=/home/dev", "USER=dev", "LOGNAME=dev", "PWD=/home/dev/workspace", "PATH=/usr/bin", "GITHUB_TOKEN=ghp_x"},
+		CanaryFiles: []string{"/home/dev/.aws/credentials"}}
+	s := Secret("installation")
+	c, id := s.WitnessSpec(&spec, "pkg@1.0.0", Client{Name: "claude-ai", Profile: "desktop"})
+	if spec.User != id.User || spec.Home != id.Home || spec.Workdir != id.Home+"/workspace" || spec.ScanDir != spec.Workdir {
+		t.Errorf("spec %+v for %+v", spec, id)
+	}
+	if spec.Cmd[2] != id.Home+"/workspace" || spec.CanaryFiles[0] != id.Home+"/.aws/credentials" {
+		t.Errorf("paths %q %q", spec.Cmd, spec.CanaryFiles)
+	}
+	for _, want := range []string{"HOME=" + id.Home, "USER=" + id.User, "LOGNAME=" + id.User, "GITHUB_TOKEN=ghp_x"} {
+		if !slices.Contains(spec.Env, want) {
+			t.Errorf("env %q lacks %s", spec.Env, want)
+		}
+	}
+	if spec.Prelaunches != 2 || spec.Hostname != id.Hostname || spec.Net.AnswerNet == "" {
+		t.Errorf("spec %+v", spec)
+	}
+	v := Describe(spec, "witness run", "its own", c.Name+"/"+c.Version, c.Profile)
+	if v.User != id.User || v.Launches != 3 || v.AnswerNet != spec.Net.AnswerNet {
+		t.Errorf("variant %+v", v)
+	}
+	// An OCI image's own user is not moved.
+	oci := sandbox.Spec{User: "node", Home: "/home/node", Workdir: "/app"}
+	Relocate(&oci, Canonical, id)
+	if oci.User != "node" || oci.Home != "/home/node" {
+		t.Errorf("an image's user moved: %+v", oci)
+	}
+}
+
+// TestTraced: the traced runs share the canonical machine id, seeded
+// randomness (node only) and a clock years ahead.
+func TestTraced(t *testing.T) {
+	s := Secret("installation")
+	spec := sandbox.Spec{Cmd: []string{"node", "/srv/mcp/x/index.js"}}
+	s.Traced(&spec, "pkg@1.0.0")
+	if spec.MachineID != Canonical.MachineID || spec.ClockAhead < 2 || len(spec.Cmd) != 3 || !strings.HasPrefix(spec.Cmd[1], RandomSeedFlag) {
+		t.Errorf("spec %+v", spec)
+	}
+	py := sandbox.Spec{Cmd: []string{"/usr/bin/python3", "-m", "srv"}}
+	s.Traced(&py, "pkg@1.0.0")
+	if len(py.Cmd) != 3 {
+		t.Errorf("python got a node flag: %q", py.Cmd)
+	}
+}
