@@ -38,17 +38,29 @@ const (
 const (
 	PresencePrimary = "only with the primary run's values"
 	PresenceVariant = "only with the variant run's values"
-	// PresenceSwapped: in the same phase and channel, the runs with the
-	// same secrets both made an emission the run with others did not,
-	// and that run made one they did not: where it goes follows the
-	// planted values (a secret spelled out by the choice of hosts).
+	// PresenceSwapped: on the same channel, the runs with the same
+	// secrets both made an emission the run with others did not, and
+	// that run made one they did not: where it goes follows the planted
+	// values (a secret spelled out by the choice of hosts).
 	PresenceSwapped = "where it goes follows the planted values"
 )
 
 // absent marks a field or an emission one run does not have.
 const absent = "(absent)"
 
+// key is what records pair up by: the channel and the destination. The
+// phase is not part of it (an emission made at startup in one run lands
+// in the first call's window in another, as timers and the client's
+// pace decide), except for a call's result, whose phase is the call.
 type key struct{ phase, channel, dest string }
+
+func keyOf(r Record) key {
+	k := key{channel: r.Channel, dest: r.Dest}
+	if r.Channel == ChannelResult {
+		k.phase = r.Phase
+	}
+	return k
+}
 
 func group(rs []Record) (map[key][]Record, []key) {
 	out := map[key][]Record{}
@@ -57,7 +69,7 @@ func group(rs []Record) (map[key][]Record, []key) {
 		if i == MaxRecords {
 			break
 		}
-		k := key{r.Phase, r.Channel, r.Dest}
+		k := keyOf(r)
 		if _, ok := out[k]; !ok {
 			order = append(order, k)
 		}
@@ -69,21 +81,14 @@ func group(rs []Record) (map[key][]Record, []key) {
 // Compare lists what follows the planted values: primary and calibration
 // are runs with the same secrets, variant a run with others. Records of a
 // key pair up by content, not by order (a resolver's A and AAAA questions
-// come in either order): each primary record with the calibration record
-// it shares most fields with (what differs there varies by itself), then
-// with the variant record it shares most of the remaining fields with.
+// come in either order) nor by phase: each primary record with the
+// calibration record it shares most fields with (what differs there
+// varies by itself), then with the variant record it shares most of the
+// remaining fields with; among equals, one of the same phase.
 func Compare(primary, calibration, variant []Record) []Derived {
 	p, order := group(primary)
 	c, _ := group(calibration)
 	v, vorder := group(variant)
-	anywhere := func(g map[key][]Record, k key) bool {
-		for other, rs := range g {
-			if other.channel == k.channel && other.dest == k.dest && len(rs) > 0 {
-				return true
-			}
-		}
-		return false
-	}
 	var out []Derived
 	for _, k := range order {
 		ps, cs, vs := p[k], c[k], v[k]
@@ -91,8 +96,8 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			continue // not reproduced with the same secrets: it varies by itself
 		}
 		if len(vs) == 0 {
-			if len(ps) == len(cs) && !anywhere(v, k) {
-				out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Presence: PresencePrimary})
+			if len(ps) == len(cs) {
+				out = append(out, Derived{Phase: ps[0].Phase, Channel: k.channel, Dest: k.dest, Presence: PresencePrimary})
 			}
 			continue
 		}
@@ -116,13 +121,13 @@ func Compare(primary, calibration, variant []Record) []Derived {
 				continue
 			}
 			if fd := fieldDiffs(pr, cs[ci], vs[vi]); len(fd) > 0 {
-				out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i})
+				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i})
 			}
 		}
 	}
 	for _, k := range vorder {
-		if len(p[k]) == 0 && len(c[k]) == 0 && !anywhere(p, k) && !anywhere(c, k) {
-			out = append(out, Derived{Phase: k.phase, Channel: k.channel, Dest: k.dest, Presence: PresenceVariant})
+		if len(p[k]) == 0 && len(c[k]) == 0 {
+			out = append(out, Derived{Phase: v[k][0].Phase, Channel: k.channel, Dest: k.dest, Presence: PresenceVariant})
 		}
 	}
 	swapped(out)
@@ -135,21 +140,20 @@ func Compare(primary, calibration, variant []Record) []Derived {
 	return out
 }
 
-// swapped marks the one-sided emissions of a phase and channel that has
-// both kinds.
+// swapped marks the one-sided emissions of a channel that has both
+// kinds.
 func swapped(out []Derived) {
-	type pc struct{ phase, channel string }
-	sides := map[pc]int{}
+	sides := map[string]int{}
 	for _, d := range out {
 		switch d.Presence {
 		case PresencePrimary:
-			sides[pc{d.Phase, d.Channel}] |= 1
+			sides[d.Channel] |= 1
 		case PresenceVariant:
-			sides[pc{d.Phase, d.Channel}] |= 2
+			sides[d.Channel] |= 2
 		}
 	}
 	for i, d := range out {
-		if d.Presence != "" && sides[pc{d.Phase, d.Channel}] == 3 {
+		if d.Presence != "" && sides[d.Channel] == 3 {
 			out[i].Presence = PresenceSwapped
 		}
 	}
@@ -160,8 +164,8 @@ func swapped(out []Derived) {
 const maxPaired = 64
 
 // bestMatch is the unused record of rs that shares the most fields with
-// r (only the fields of only, when set), -1 when none is left. Ties go to
-// the earliest.
+// r (only the fields of only, when set), then its phase, -1 when none is
+// left. Ties go to the earliest.
 func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
 	best, bestN := -1, -1
 	rf := fields(r)
@@ -172,8 +176,11 @@ func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
 		n := 0
 		for _, f := range o.Fields {
 			if v, ok := rf[f.Name]; ok && v == f.Value && (only == nil || only[f.Name]) {
-				n++
+				n += 2
 			}
+		}
+		if o.Phase == r.Phase {
+			n++ // among equals, the same phase
 		}
 		if n > bestN {
 			best, bestN = i, n

@@ -148,3 +148,32 @@ func TestCompareSwapped(t *testing.T) {
 		t.Errorf("one side: %+v", got)
 	}
 }
+
+// TestComparePhases: an emission a timer makes lands in startup in one run
+// and in the first call's window in another; it pairs all the same. A
+// call's result pairs only with the same call's.
+func TestComparePhases(t *testing.T) {
+	post := func(phase, d string) Record {
+		r := Record{Phase: phase, Channel: ChannelHTTP, Dest: "hub.example POST"}
+		r.AddText("body", `{"d":"`+d+`"}`)
+		return r
+	}
+	got := Compare([]Record{post("call:echo", "x1")}, []Record{post("startup", "x1")}, []Record{post("startup", "y2")})
+	if len(got) != 1 || got[0].Phase != "call:echo" || got[0].Presence != "" || got[0].Fields[0].Name != "body.d" {
+		t.Errorf("across phases: %+v", got)
+	}
+	if got := Compare([]Record{post("startup", "x1")}, []Record{post("call:echo", "x1")}, []Record{post("idle", "x1")}); len(got) != 0 {
+		t.Errorf("the same emission in three phases: %+v", got)
+	}
+	res := func(phase, text string) Record {
+		r := Record{Phase: phase, Channel: ChannelResult, Dest: "tools/call"}
+		r.AddText("text", text)
+		return r
+	}
+	p := []Record{res("call:a", "fixed"), res("call:b", "k1")}
+	v := []Record{res("call:a", "k2"), res("call:b", "fixed")}
+	got = Compare(p, p, v)
+	if len(got) != 2 || got[0].Phase != "call:a" || got[1].Phase != "call:b" {
+		t.Errorf("results of two calls: %+v", got)
+	}
+}

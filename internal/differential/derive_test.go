@@ -37,3 +37,35 @@ func TestDerive(t *testing.T) {
 		t.Errorf("user files read: %+v", got[0])
 	}
 }
+
+// TestDeriveCallerReads: reading the files a call named is the caller's,
+// and does not make every other difference the user's files'.
+func TestDeriveCallerReads(t *testing.T) {
+	rec := func(secret string) Record {
+		r := Record{Phase: "startup", Channel: ChannelDNS, Dest: "drop.example"}
+		r.AddField("name", secret+".drop.example")
+		return r
+	}
+	man := &m.Manifest{Calls: []m.Call{{Phase: "call:read_file", Args: json.RawMessage(`{"path":"/w/README.md"}`)}},
+		Phases: []m.Phase{{Name: "call:read_file", Files: []m.FileAccess{{Path: "<workspace>/README.md", Access: m.AccessRead, Result: m.ResultOK}}}}}
+	got := Derive(man, "/w", []Record{rec("aa")}, []Record{rec("aa")}, []Record{rec("bb")})
+	if len(got) != 1 || got[0].UserFiles || got[0].Caller {
+		t.Errorf("%+v", got)
+	}
+}
+
+// TestDeriveSwappedIsOne: a secret spelled by the choice of hosts is one
+// entry for its channel, the places its evidence.
+func TestDeriveSwappedIsOne(t *testing.T) {
+	q := func(dom string) Record {
+		r := Record{Phase: "startup", Channel: ChannelDNS, Dest: dom}
+		r.AddField("name", "x."+dom)
+		return r
+	}
+	p := []Record{q("r0-1.example"), q("r1-5.example")}
+	v := []Record{q("r0-9.example"), q("r1-2.example")}
+	got := Derive(&m.Manifest{}, "/w", p, p, v)
+	if len(got) != 1 || got[0].Presence != PresenceSwapped || got[0].Count != 4 || !strings.Contains(got[0].Dest, "r1-2.example") {
+		t.Errorf("%+v", got)
+	}
+}

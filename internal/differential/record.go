@@ -15,6 +15,8 @@
 package differential
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 
 	"net/url"
@@ -28,8 +30,8 @@ import (
 // Record is one emission of a run: an outbound stream, a DNS question, an
 // HTTP request, a service message, a call's result, a message the server
 // sent besides its answers, or a file it wrote. Records pair up across
-// runs by Phase, Channel, Dest and their order among records of the same
-// key; Fields localize a difference.
+// runs by Channel and Dest (and Phase for a call's result) and by their
+// content; Fields localize a difference.
 type Record struct {
 	Phase   string
 	Channel string // dns, http, tcp, udp, service, result, message, file
@@ -69,7 +71,9 @@ func (r *Record) add(name, value string) {
 		return
 	}
 	if len(value) > MaxFieldBytes {
-		value = value[:MaxFieldBytes]
+		// Past the bound, the whole value compares by its digest.
+		sum := sha256.Sum256([]byte(value))
+		value = value[:MaxFieldBytes-72] + " sha256:" + hex.EncodeToString(sum[:])
 	}
 	r.Fields = append(r.Fields, Field{name, value})
 }

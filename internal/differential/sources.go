@@ -1,6 +1,7 @@
 package differential
 
 import (
+	"cmp"
 	"net"
 	"strings"
 	"time"
@@ -27,12 +28,22 @@ func FromSink(events []sinklog.Event, at PhaseAt) []Record {
 			}
 		}
 	}
+	conns := map[int]string{} // a connection's id → its original destination
+	for _, e := range events {
+		if e.Kind == sinklog.KindTCP && e.Dst != "" {
+			conns[e.ID] = e.Dst
+		}
+	}
 	dest := func(e sinklog.Event) string {
-		ip, port, _ := net.SplitHostPort(e.Dst)
+		dst := e.Dst
+		if dst == "" {
+			dst = conns[e.ID] // data and payload events name only their connection
+		}
+		ip, port, _ := net.SplitHostPort(dst)
 		if n := names[ip]; n != "" {
 			return hosts.Registrable(n) + ":" + port
 		}
-		return e.Dst
+		return dst
 	}
 	var out []Record
 	for _, e := range events {
@@ -44,7 +55,7 @@ func FromSink(events []sinklog.Event, at PhaseAt) []Record {
 			r.AddField("name", name)
 			r.AddField("qtype", e.QType)
 			out = append(out, r)
-		case sinklog.KindTCP:
+		case sinklog.KindHTTP, sinklog.KindTCP:
 			for _, q := range e.Requests {
 				host := strings.ToLower(q.Host)
 				if h, _, err := net.SplitHostPort(host); err == nil {
@@ -56,9 +67,12 @@ func FromSink(events []sinklog.Event, at PhaseAt) []Record {
 					r.AddField("header."+strings.ToLower(h[0]), h[1])
 				}
 				r.AddText("body", string(q.Body))
+				if q.BodySHA256 != "" {
+					r.AddField("body.sha256", q.BodySHA256) // past what the sink kept
+				}
 				out = append(out, r)
 			}
-			if len(e.Requests) == 0 && len(e.First) > 0 {
+			if e.Kind == sinklog.KindTCP && len(e.Requests) == 0 && len(e.First) > 0 && e.Proto != "http" && e.Proto != "tls" {
 				r := Record{Phase: at(ts), Channel: ChannelTCP, Dest: dest(e)}
 				r.AddText("data", string(e.First))
 				out = append(out, r)
@@ -66,9 +80,14 @@ func FromSink(events []sinklog.Event, at PhaseAt) []Record {
 		case sinklog.KindData:
 			r := Record{Phase: at(ts), Channel: ChannelTCP, Dest: dest(e)}
 			r.AddText("data", string(e.Data))
+			if e.Digest != "" {
+				r.AddField("data.sha256", e.Digest) // past what the sink kept
+			}
 			out = append(out, r)
 		case sinklog.KindUDP:
-			r := Record{Phase: at(ts), Channel: ChannelUDP, Dest: dest(e)}
+			// The sink cannot tell a datagram's original address (the
+			// trace can): one destination for all of them.
+			r := Record{Phase: at(ts), Channel: ChannelUDP, Dest: cmp.Or(dest(e), "datagrams")}
 			r.AddText("data", string(e.Data))
 			out = append(out, r)
 		case sinklog.KindPayload:

@@ -603,6 +603,8 @@ type DerivedOutput struct {
 	Fields []string `json:"fields"`
 	// Presence says which side alone made the emission.
 	Presence string `json:"presence,omitempty"`
+	// Count is how many emissions to Dest differed, when more than one.
+	Count int `json:"count,omitempty"`
 	// UserFiles: the run read the user's workspace files, so the output
 	// may follow them rather than the planted credentials.
 	UserFiles bool `json:"user_files,omitempty"`

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/differential"
@@ -27,6 +28,9 @@ func derivedFindings(man *m.Manifest) []Finding {
 	for _, d := range man.Derived {
 		what := d.Channel + " to " + d.Dest
 		ev := "phase " + d.Phase + "; " + strings.Join(d.Fields, ", ")
+		if d.Count > 1 {
+			ev += fmt.Sprintf(" (%d emissions)", d.Count)
+		}
 		f := Finding{Kind: KindDerived, Phase: d.Phase, Subject: d.Channel + " " + d.Dest, Evidence: ev}
 		switch {
 		case d.Caller:

@@ -106,15 +106,42 @@ rm -f "$D/home.tar"
 # The machine's id (systemd's /etc/machine-id, which telemetry hashes): the
 # run's own when it is given one.
 if [ -n "$MACHINE_ID" ]; then
-	printf '%s\n' "$MACHINE_ID" >/etc/machine-id 2>/dev/null || note "machine-id not set"
+	(umask 022 && printf '%s\n' "$MACHINE_ID" >/etc/machine-id) 2>/dev/null || note "machine-id not set"
 fi
 # The directory node writes its V8 coverage into (the traced run of a Node
 # server only): the server's own, read back by the host after the run.
 [ -n "$COVERAGE_DIR" ] && as_user mkdir -p -m 0700 "$COVERAGE_DIR"
 cd "$WORKDIR" || cd "$HOME"
 
+# alive lists the processes of the server's user, by builtins only.
+alive() {
+	for p in /proc/[0-9]*; do
+		u=
+		while read -r k v _; do
+			[ "$k" = "Uid:" ] && { u=$v; break; }
+		done <"$p/status" 2>/dev/null
+		[ "$u" = "$UID_" ] || continue
+		c=
+		read -r c <"$p/comm" 2>/dev/null
+		echo "${p#/proc/} $c"
+	done
+}
+# gone PID: the process has exited (a zombie has too).
+gone() {
+	st=
+	while read -r k v _; do
+		[ "$k" = "State:" ] && { st=$v; break; }
+	done <"/proc/$1/status" 2>/dev/null
+	[ -z "$st" ] || [ "$st" = Z ]
+}
 stop() {
 	[ -n "${wpid:-}" ] && stop_watch
+	# A traced server that has exited while a daemon it detached lives on
+	# keeps the tracer waiting: what is left is that daemon, recorded
+	# before it is ended.
+	if [ -n "${spid:-}" ] && gone "$spid"; then
+		alive | head -n 32 >>"$D/outlived"
+	fi
 	# Every process of the server's user: the server and anything it
 	# started, including daemons that left its process group.
 	as_user sh -c "kill -s KILL -- -1" 2>/dev/null
@@ -312,6 +339,18 @@ else
 fi
 pid=$!
 exec 0</dev/null 3<&-
+# The server's own process: the tracer's child (found by builtins), or
+# the one started.
+spid=$pid
+if [ "$NOTRACE" != 1 ]; then
+	i=0
+	while [ "$i" -lt 200000 ] && kill -0 "$pid" 2>/dev/null; do
+		c=
+		read -r c _ <"/proc/$pid/task/$pid/children" 2>/dev/null
+		[ -n "$c" ] && { spid=$c; break; }
+		i=$((i + 1))
+	done
+fi
 
 rc=0
 while :; do
@@ -334,19 +373,7 @@ stop_watch
 [ -n "$fpid" ] && rm -f "$TRACE_PIPE"
 # Processes of the server's user still alive once it is gone (a daemon it
 # detached): listed twice, half a second apart (a child that is still
-# exiting is no daemon), by builtins only, at most 32.
-alive() {
-	for p in /proc/[0-9]*; do
-		u=
-		while read -r k v _; do
-			[ "$k" = "Uid:" ] && { u=$v; break; }
-		done <"$p/status" 2>/dev/null
-		[ "$u" = "$UID_" ] || continue
-		c=
-		read -r c <"$p/comm" 2>/dev/null
-		echo "${p#/proc/} $c"
-	done
-}
+# exiting is no daemon), at most 32.
 first=$(alive)
 if [ -n "$first" ]; then
 	i=0

@@ -3,6 +3,8 @@ package sink
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"net"
@@ -128,8 +130,41 @@ const (
 
 // readRest records what follows the first read of a connection as data
 // events, each as soon as it arrives (coalesced over streamCoalesc), until
-// the client closes, idles for streamIdle, or MaxStream bytes are kept.
+// the client closes, idles for streamIdle, or MaxStream bytes are kept;
+// what comes after those, up to maxDigested, is read on into a digest
+// (one data event with Digest at its end).
 func (s *Sink) readRest(id int, conn net.Conn, r io.Reader, off int) {
+	if s.keep(id, conn, r, off) {
+		s.digestRest(id, conn, r)
+	}
+}
+
+// maxDigested bounds what a stream is read on past MaxStream.
+const maxDigested = 64 << 20
+
+// digestRest reads the rest of a stream into a SHA-256, until the client
+// closes or idles, and records it.
+func (s *Sink) digestRest(id int, conn net.Conn, r io.Reader) {
+	h := sha256.New()
+	buf := make([]byte, 32<<10)
+	var n int64
+	for n < maxDigested {
+		conn.SetReadDeadline(time.Now().Add(streamIdle))
+		k, err := r.Read(buf)
+		h.Write(buf[:k])
+		n += int64(k)
+		if err != nil {
+			break
+		}
+	}
+	if n > 0 {
+		s.log.Emit(sinklog.Event{Kind: sinklog.KindData, ID: id, Offset: MaxStream, Length: int(n), Digest: hex.EncodeToString(h.Sum(nil))})
+	}
+}
+
+// keep records up to MaxStream bytes of a stream, and reports whether it
+// was cut there with the stream still open.
+func (s *Sink) keep(id int, conn net.Conn, r io.Reader, off int) bool {
 	buf := make([]byte, streamChunk)
 	for off < MaxStream {
 		conn.SetReadDeadline(time.Now().Add(streamIdle))
@@ -146,9 +181,10 @@ func (s *Sink) readRest(id int, conn net.Conn, r io.Reader, off int) {
 			off += n
 		}
 		if err != nil && !isTimeout(err) || n == 0 {
-			return
+			return false
 		}
 	}
+	return true
 }
 
 func isTimeout(err error) bool {

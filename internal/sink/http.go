@@ -2,6 +2,8 @@ package sink
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -52,10 +54,13 @@ func (s *Sink) serveHTTP(id int, conn sinklog.Event, c net.Conn, r *bufio.Reader
 			}
 		}
 		body, _ := io.ReadAll(io.LimitReader(req.Body, s.cfg.MaxBody+1))
-		rest, _ := io.Copy(io.Discard, io.LimitReader(req.Body, 64<<20))
+		h := sha256.New()
+		h.Write(body)
+		rest, _ := io.Copy(h, io.LimitReader(req.Body, 64<<20))
 		rec.BodyLen = int64(len(body)) + rest
 		if int64(len(body)) > s.cfg.MaxBody {
 			body, rec.Truncated = body[:s.cfg.MaxBody], true
+			rec.BodySHA256 = hex.EncodeToString(h.Sum(nil))
 		}
 		rec.Body = body
 		resp := s.response(req, body, conn)

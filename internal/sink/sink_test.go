@@ -3,6 +3,8 @@ package sink
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -138,7 +140,7 @@ func TestServeHTTPRecordsRequests(t *testing.T) {
 		{Kind: "http", ID: 7, Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example",
 			Requests: []sinklog.HTTPRequest{{Method: "POST", Target: "/email", Host: "api.mail.example", Proto: "HTTP/1.1",
 				Headers: [][2]string{{"Accept", "*/*"}, {"Accept", "text/plain"}, {"Content-Length", strconv.Itoa(len(body))}, {"X-Token", "t"}},
-				Body:    []byte(body[:16]), BodyLen: int64(len(body)), Truncated: true, Status: 200}}},
+				Body:    []byte(body[:16]), BodyLen: int64(len(body)), Truncated: true, BodySHA256: fmt.Sprintf("%x", sha256.Sum256([]byte(body))), Status: 200}}},
 		{Kind: "http", ID: 7, Name: "api.mail.example", DstIP: "198.18.0.1", Port: 443, SNI: "api.mail.example",
 			Requests: []sinklog.HTTPRequest{{Method: "GET", Target: "/ping?x=1", Host: "api.mail.example", Proto: "HTTP/1.1",
 				Headers: [][2]string{{"Connection", "close"}}, Status: 200}}},

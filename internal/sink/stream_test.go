@@ -2,6 +2,8 @@ package sink
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -31,9 +33,18 @@ func TestReadRestKeepsTheStream(t *testing.T) {
 	client.Write([]byte(" after a pause"))
 	time.Sleep(300 * time.Millisecond)
 	big := strings.Repeat("x", MaxStream)
-	go func() { client.Write([]byte(big)); client.Close() }()
+	tail := "past the bound: the value"
+	go func() { client.Write([]byte(big + tail)); client.Close() }()
 	<-done
 	evs, _ := sinklog.Read(log.Bytes(), 0)
+	// What came past MaxStream is one digest event at its end.
+	last := evs[len(evs)-1]
+	sent := big + tail
+	past := 6 + len("part-1 part-2 after a pause") + len(sent) - MaxStream
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(sent[len(sent)-past:]))); last.Digest != want || last.Length != past || last.Offset != MaxStream {
+		t.Errorf("the rest: %+v, want digest %s of %d bytes", last, want, past)
+	}
+	evs = evs[:len(evs)-1]
 	var got []string
 	total := 6
 	for _, e := range evs {

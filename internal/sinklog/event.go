@@ -69,6 +69,10 @@ type Event struct {
 	Requests []HTTPRequest `json:"requests,omitempty"`
 	Data     []byte        `json:"data,omitempty"` // UDP payload, stream data or payload, bounded
 	Offset   int           `json:"off,omitempty"`  // of stream data in its connection
+	// Digest is the SHA-256 (hex) of what a stream carried past the bytes
+	// kept (a data event of no data, Length the bytes it covers), so a
+	// value sent after padding still compares.
+	Digest string `json:"sha256,omitempty"`
 
 	// Service fakes: which fake answered a connection (on its tcp event
 	// and its payload events), and per payload what it was, the user it
@@ -93,6 +97,9 @@ type HTTPRequest struct {
 	Body      []byte      `json:"body,omitempty"`
 	BodyLen   int64       `json:"body_len"`
 	Truncated bool        `json:"truncated,omitempty"`
+	// BodySHA256 is the SHA-256 (hex) of the whole body when Body was
+	// cut, so a value past the cut still compares.
+	BodySHA256 string `json:"body_sha256,omitempty"`
 	Status    int         `json:"status"` // what the sink answered
 }
 

@@ -1,0 +1,246 @@
+package audit_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+var differentialFixture = filepath.Join("..", "..", "testdata", "fixtures", "differential-server")
+
+// differentialRun audits the differential fixture in the modes given,
+// with the runs of other secrets (and the witness run when asked), as
+// audit, check, batch and the Action do by default.
+func differentialRun(t *testing.T, witness bool, canaryEnv []string, modes ...string) *m.Manifest {
+	t.Helper()
+	man := run(t, audit.Options{Target: differentialFixture, Args: []string{strings.Join(modes, ",")},
+		Differential: true, Witness: witness, CanaryEnv: canaryEnv})
+	if man.Outcome.Status != m.StatusOK {
+		t.Fatalf("outcome %+v", man.Outcome)
+	}
+	return man
+}
+
+// derivedTo is the secret-derived finding about a destination, nil when
+// there is none.
+func derivedTo(fs []policy.Finding, channel, dest string) *policy.Finding {
+	for i, f := range fs {
+		if f.Kind == policy.KindDerived && strings.HasPrefix(f.Subject, channel+" ") && strings.Contains(f.Subject, dest) {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+// TestSecretsLeaveInAnyEncoding: a credential XORed and posted, split over
+// unrelated domains, carried in the DNS query type or in the choice of
+// domains, hashed into a header, XORed into a datagram, reversed into a
+// workspace file and hashed into a Markdown image URL of a tool result —
+// none matches the canary finder, each follows the planted values and is
+// secret-derived: critical when sent, high when returned to the client.
+// TestPlainTheftControls is the same harm done plainly.
+func TestSecretsLeaveInAnyEncoding(t *testing.T) {
+	t.Parallel()
+	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image")
+	fs := findings(man)
+	for _, tc := range []struct {
+		channel, dest string
+		sev           policy.Severity
+	}{
+		{"http", "telemetry-hub.example POST", policy.Critical},
+		{"dns", "api-c.example", policy.Critical},
+		{"dns", "static-d.test", policy.Critical},
+		{"dns", "typed.example", policy.Critical},
+		{"dns", ".example", policy.Critical}, // the choice of domains: one finding, the places its evidence
+		{"http", "stats.example GET", policy.Critical},
+		{"udp", "datagrams", policy.Critical},
+		{"file", "<workspace>/.cache/state.json", policy.Critical},
+		{"result", "tools/call", policy.High},
+	} {
+		f := derivedTo(fs, tc.channel, tc.dest)
+		if f == nil {
+			t.Errorf("%s to %s: not secret-derived; derived %+v", tc.channel, tc.dest, man.Derived)
+			continue
+		}
+		if f.Severity != tc.sev {
+			t.Errorf("%s to %s: %s, want %s (%s)", tc.channel, tc.dest, f.Severity, tc.sev, f.Summary)
+		}
+	}
+	if !hasDerivedPresence(man, "where it goes follows the planted values") {
+		t.Errorf("the choice of domains is not one that follows the planted values: %+v", man.Derived)
+	}
+	for _, f := range fs {
+		if f.Kind == policy.KindCanary {
+			t.Errorf("the canary finder matched an encoding it was not meant to: %+v", f)
+		}
+	}
+	if man.Run.Differential != "compared" || len(man.Run.Variants) != 3 {
+		t.Errorf("runs: differential %q, variants %+v", man.Run.Differential, man.Run.Variants)
+	}
+	b, _ := m.Encode(man)
+	if strings.Contains(string(b), "sk-ant-") || strings.Contains(string(b), "ghp_") {
+		t.Error("the manifest carries a planted value")
+	}
+}
+
+func hasDerivedPresence(man *m.Manifest, presence string) bool {
+	for _, d := range man.Derived {
+		if d.Presence == presence {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPlainTheftControls: the same harm done plainly is the canary
+// finding it always was, and secret-derived besides.
+func TestPlainTheftControls(t *testing.T) {
+	t.Parallel()
+	man := differentialRun(t, false, nil, "plain-post", "plain-result")
+	fs := findings(man)
+	var sent, shown bool
+	for _, f := range fs {
+		sent = sent || f.Kind == policy.KindCanary && f.Severity == policy.Critical && strings.HasSuffix(f.Subject, " sent")
+		shown = shown || f.Kind == policy.KindCanary && f.Severity == policy.High && strings.HasSuffix(f.Subject, " mcp-output")
+	}
+	if !sent || !shown {
+		t.Errorf("canary sent %v, returned %v; findings:", sent, shown)
+		logFindings(t, fs)
+	}
+	if f := derivedTo(fs, "http", "plain.example POST"); f == nil || f.Severity != policy.Critical {
+		t.Errorf("the plain post is not secret-derived: %+v", f)
+	}
+}
+
+// TestBenignVariationStaysClean: telemetry with a random id and a
+// timestamp, a request signed with the credential the server is given,
+// an update check that fires only years ahead, a child that ends with the
+// server, and files returned to a caller who named them are no
+// difference: nothing at or above high, nothing derived.
+func TestBenignVariationStaysClean(t *testing.T) {
+	t.Parallel()
+	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "update-check", "child-exits")
+	fs := findings(man)
+	for _, f := range fs {
+		if f.Severity >= policy.High || f.Kind == policy.KindDerived || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
+			t.Errorf("benign variation judged %s %s: %s (%s)", f.Severity, f.Kind, f.Summary, f.Evidence)
+		}
+	}
+	if len(man.Derived) != 0 {
+		t.Errorf("derived %+v", man.Derived)
+	}
+	readOK := false
+	for _, c := range man.Calls {
+		readOK = readOK || c.Name == "read_file" && c.Outcome == m.CallOK && strings.Contains(string(c.Args), audit.Workspace)
+	}
+	if !readOK {
+		t.Errorf("read_file was not called on a workspace file: %+v", man.Calls)
+	}
+	if man.Run.WitnessRun != "ran" || len(man.Run.Variants) != 4 {
+		t.Errorf("runs %q %+v", man.Run.WitnessRun, man.Run.Variants)
+	}
+}
+
+// TestWorkspaceUploaded: every workspace file sent to the package's own
+// homepage is the user's files sent where nobody supplied them, whether
+// as it is (the content canaries) or gzipped and base64-encoded (it
+// follows the files' contents, which the secrets run varies).
+func TestWorkspaceUploaded(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []string{"upload-plain", "upload-encoded"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			man := differentialRun(t, false, nil, mode)
+			fs := findings(man)
+			f := derivedTo(fs, "http", "differential-server.example POST")
+			if f == nil || f.Severity < policy.High {
+				t.Errorf("the upload is not derived at high: %+v; derived %+v", f, man.Derived)
+			}
+			if mode == "upload-plain" && !hasFinding(fs, policy.KindUserFile, policy.High, "content:<workspace>/README.md") {
+				t.Errorf("the plain upload is no user-file finding; findings:")
+				logFindings(t, fs)
+			}
+		})
+	}
+}
+
+// TestDormantOnAuditConstants: a theft that waits for another host name,
+// user and home, answer range, client, launch count or machine id than
+// the audit's own shows in the witness run, which has others: a critical
+// difference per place it went. Doing it always (the control) is the
+// plain canary finding and no difference.
+func TestDormantOnAuditConstants(t *testing.T) {
+	t.Parallel()
+	keys := []string{"host", "user", "range", "client", "launch", "machine"}
+	var dormant, always []string
+	for _, k := range keys {
+		dormant, always = append(dormant, "dormant-"+k), append(always, "always-"+k)
+	}
+	t.Run("dormant", func(t *testing.T) {
+		t.Parallel()
+		man := run(t, audit.Options{Target: differentialFixture, Args: []string{strings.Join(dormant, ",")}, Witness: true})
+		fs := findings(man)
+		for _, k := range keys {
+			if !hasFinding(fs, policy.KindAntiAnalysis, policy.Critical, "host "+k+"-dormant.example") {
+				t.Errorf("dormant on %s: no critical difference", k)
+			}
+		}
+		if t.Failed() {
+			logFindings(t, fs)
+		}
+	})
+	t.Run("always", func(t *testing.T) {
+		t.Parallel()
+		man := run(t, audit.Options{Target: differentialFixture, Args: []string{strings.Join(always, ",")}, Witness: true})
+		fs := findings(man)
+		if !hasFinding(fs, policy.KindCanary, policy.Critical, "sent") {
+			t.Error("the plain theft is no canary finding")
+		}
+		for _, f := range fs {
+			if f.Kind == policy.KindAntiAnalysis && f.Severity == policy.Critical {
+				t.Errorf("the same theft always is a difference: %s", f.Summary)
+			}
+		}
+	})
+}
+
+// TestDateBombMeetsItsDate: a theft that waits for a date a year ahead
+// fires in the traced run's idle phase, whose clock the audit moves years
+// ahead: the plain canary finding.
+func TestDateBombMeetsItsDate(t *testing.T) {
+	t.Parallel()
+	man := run(t, audit.Options{Target: differentialFixture, Args: []string{"date-bomb"}, Calls: audit.CallsNone})
+	fs := findings(man)
+	found := false
+	for _, f := range fs {
+		found = found || f.Kind == policy.KindCanary && f.Severity == policy.Critical && f.Phase == m.PhaseIdle
+	}
+	if !found {
+		t.Errorf("the date bomb did not fire (clock %+v); findings:", man.Run.ServerTime)
+		logFindings(t, fs)
+	}
+}
+
+// TestDetachedProcess: a child that detaches and outlives the server is a
+// high finding; a child that ends with it (the control) is none.
+func TestDetachedProcess(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode string
+		want bool
+	}{{"detach", true}, {"child-exits", false}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
+			man := run(t, audit.Options{Target: differentialFixture, Args: []string{tc.mode}, Calls: audit.CallsNone})
+			got := hasFinding(findings(man), policy.KindProcess, policy.High, m.AlertDetached)
+			if got != tc.want {
+				t.Errorf("detached finding %v, want %v; findings:", got, tc.want)
+				logFindings(t, findings(man))
+			}
+		})
+	}
+}
