@@ -100,7 +100,7 @@ type HTTPRequest struct {
 	// BodySHA256 is the SHA-256 (hex) of the whole body when Body was
 	// cut, so a value past the cut still compares.
 	BodySHA256 string `json:"body_sha256,omitempty"`
-	Status    int         `json:"status"` // what the sink answered
+	Status     int    `json:"status"` // what the sink answered
 }
 
 // Config is what the host tells the sink, as JSON in a file.
