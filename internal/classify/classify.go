@@ -88,8 +88,9 @@ type Input struct {
 	// two or more generations down) cannot hide by posing as npm.
 	PlumbingRoot int
 	// Probes are what the listening sockets answered the audit's probe
-	// after the calls (probes.go).
-	Probes []Probe
+	// after the calls (probes.go), made at ProbedAt.
+	Probes   []sinklog.Probe
+	ProbedAt time.Time
 }
 
 // ServerRequest is a request from the server, with when it arrived.

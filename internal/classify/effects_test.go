@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
 // TestLifecycleByAncestry: the first program npm (the plumbing root's
@@ -167,7 +168,8 @@ func TestProbes(t *testing.T) {
 	cs := canary.Generate(nil)
 	key, value, _ := strings.Cut(cs.EnvList()[0], "=")
 	phases := Classify(Input{Layout: layout, Canaries: cs, Windows: []Window{{Name: m.PhaseStartup, Start: t0}, {Name: m.PhaseIdle, Start: t0.Add(time.Second)}},
-		Probes: []Probe{{Time: t0.Add(2 * time.Second), Address: "127.0.0.1", Port: 8080, Request: "GET /.env", Status: 200,
+		ProbedAt: t0.Add(2 * time.Second),
+		Probes: []sinklog.Probe{{Address: "127.0.0.1", Port: 8080, Request: "GET /.env", Status: 200,
 			Headers: []string{"Access-Control-Allow-Origin: *", "X-Trace: 7", "Content-Type: text/plain"}, Body: []byte("TOKEN=" + value + "\n")}},
 	}).Phases
 	idle := phases[1]

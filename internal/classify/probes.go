@@ -5,27 +5,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"time"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
-
-// Probe is what one request of the audit's listener probe answered: a
-// TCP socket the server listened on, reached on loopback inside the
-// sandbox's network namespace after the calls. Everything in it comes
-// from the server, bounded by the probe.
-type Probe struct {
-	Time    time.Time
-	Address string // where the socket listens
-	Port    int
-	Request string // m.ProbeBanner or "GET <path>"
-	Status  int
-	// Headers are every header of the answer, "Name: value".
-	Headers []string
-	Body    []byte
-	Error   string
-}
 
 // probeHeaders are the answer headers worth keeping in the manifest: who
 // may read the answer (CORS), what it is, who serves it, where it sends
@@ -42,10 +25,11 @@ const (
 )
 
 // probes lists each probe in the phase it happened in, and every canary
-// value in what it served as a served hit.
+// value in what it served (headers and body) as a served hit. What the
+// probe read comes from the server, bounded by sinklog.ReadProbes.
 func (c *classifier) probes() {
 	for _, pr := range c.in.Probes {
-		p := c.phaseAt(pr.Time)
+		p := c.phaseAt(c.in.ProbedAt)
 		where := fmt.Sprintf("%s %s", endpointOf(pr.Address, pr.Port), pr.Request)
 		served := append([]byte(strings.Join(pr.Headers, "\n")+"\n"), pr.Body...)
 		for _, h := range c.finder.Find(served) {

@@ -30,6 +30,9 @@ var (
 	reDropIn = regexp.MustCompile(`^[a-z0-9_-]+\.d$`)
 	// An rc file: .eslintrc, .eslintrc.json, .foorc, app.rc.
 	reRC = regexp.MustCompile(`^\.[a-z0-9._-]*rc(\.[a-z0-9]+)?$|^[a-z0-9._-]+\.rc$`)
+	// An rc file in a program's configuration directory, without the dot:
+	// ~/.config/zathura/zathurarc, ~/.config/htop/htoprc.
+	reBareRC = regexp.MustCompile(`^[a-z0-9._-]{2,}rc$`)
 	// A configuration that is a program: vite.config.js, jest.config.ts.
 	reCodeConfig = regexp.MustCompile(`\.config\.(js|cjs|mjs|ts|cts|mts)$`)
 	// Another program's configuration file in the home.
@@ -70,7 +73,7 @@ func loadPlace(norm string, install bool) string {
 		return "the desktop's default handlers"
 	case base == "init" || strings.HasPrefix(base, "init.") && home:
 		return "an init file another program runs at start"
-	case reRC.MatchString(base):
+	case reRC.MatchString(base) || home && len(segs) > 2 && reBareRC.MatchString(base):
 		return "an rc file another program reads at start"
 	case reCodeConfig.MatchString(base):
 		return "a configuration that runs as code"

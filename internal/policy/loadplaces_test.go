@@ -33,6 +33,8 @@ func TestLoadPlaces(t *testing.T) {
 		{"startup", "~/.foo/bin/helper", true, "a bin directory"},
 		{"startup", "~/.config/kitty/kitty.d/x.conf", true, "a drop-in directory"},
 		{"startup", "~/.config/emacs-lite/init.el", true, "an init file"},
+		{"startup", "~/.config/zathura/zathurarc", true, "a bare rc file in a config directory"},
+		{"startup", "<workspace>/docs/src", false, "a file named src"},
 		{"startup", "<workspace>/.eslintrc.cjs", true, "an rc file that loads plugins"},
 		{"startup", "<workspace>/vite.config.ts", true, "a configuration that runs as code"},
 		{"startup", "~/.config/htop/htoprc.conf", true, "another program's configuration"},
