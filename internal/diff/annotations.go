@@ -54,7 +54,7 @@ func (r *Result) annotationFindings(old, new *m.Manifest) {
 		was, is := effectiveHints(o), effectiveHints(t)
 		add := func(hint, from, to string) {
 			r.Findings = append(r.Findings, policy.Finding{Severity: policy.Medium, Kind: KindAnnotation, Subject: "tool " + t.Name + " " + hint,
-				Summary: fmt.Sprintf("tool %s no longer claims to be %s: it is now %s", t.Name, from, to),
+				Summary:  fmt.Sprintf("tool %s no longer claims to be %s: it is now %s", t.Name, from, to),
 				Evidence: fmt.Sprintf("%s: was %s, now %s", hint, string(m.CanonicalJSON(o.Annotations)), string(m.CanonicalJSON(t.Annotations)))})
 		}
 		if was.readOnly && !is.readOnly {

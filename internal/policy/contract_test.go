@@ -27,7 +27,9 @@ func TestToolContract(t *testing.T) {
 	write := func(p string) m.FileAccess {
 		return m.FileAccess{Path: p, Access: m.AccessWrite, Category: m.CatWorkspace, Result: m.ResultOK}
 	}
-	egress := func(h string) m.Connection { return m.Connection{Proto: "tcp", Op: "connect", Name: h, Port: 443, Category: m.ConnEgress} }
+	egress := func(h string) m.Connection {
+		return m.Connection{Proto: "tcp", Op: "connect", Name: h, Port: 443, Category: m.ConnEgress}
+	}
 	wiped := []m.DestroyedFile{{Path: "<workspace>/README.md", How: m.DestroyDeleted}}
 	for _, tc := range []struct {
 		name, annotations string
