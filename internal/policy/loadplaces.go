@@ -56,12 +56,14 @@ func loadPlace(norm string, install bool) string {
 		return ""
 	}
 	segs := strings.Split(norm, "/")
+	dotted := home // in the workspace, only a tool's dot-directory: bin/, hooks/, node_modules/ of a project are its own build and install
 	for _, s := range segs[1 : len(segs)-1] { // the directories above the file
 		s = strings.ToLower(s)
-		if why := loadDirs[s]; why != "" {
+		dotted = dotted || strings.HasPrefix(s, ".")
+		if why := loadDirs[s]; why != "" && dotted {
 			return why
 		}
-		if reDropIn.MatchString(s) {
+		if reDropIn.MatchString(s) && dotted {
 			return "a drop-in directory another program reads"
 		}
 	}
@@ -77,10 +79,26 @@ func loadPlace(norm string, install bool) string {
 		return "an rc file another program reads at start"
 	case reCodeConfig.MatchString(base):
 		return "a configuration that runs as code"
-	case home && len(segs) > 2 && reHomeConfig.MatchString(base):
+	case home && len(segs) > 2 && reHomeConfig.MatchString(base) && namesProgram(norm):
 		return "another program's configuration"
 	case cache && reExecutable.MatchString(base):
 		return "a cache of executables another program runs"
 	}
 	return ""
+}
+
+// namesProgram reports whether the directory that owns a path is named
+// for some program: it has a word that is not generic. A configuration in
+// ~/.mcp or ~/.config/tools belongs to nobody in particular.
+func namesProgram(norm string) bool {
+	dir, _, ok := appDir(norm)
+	if !ok {
+		return false
+	}
+	for _, t := range tokens(dir) {
+		if len(t) >= 3 && !genericTokens[t] {
+			return true
+		}
+	}
+	return false
 }
