@@ -56,7 +56,7 @@ func loadPlace(norm string, install bool) string {
 		return ""
 	}
 	segs := strings.Split(norm, "/")
-	dotted := home // in the workspace, only a tool's dot-directory: bin/, hooks/, node_modules/ of a project are its own build and install
+	dotted := home                            // in the workspace, only a tool's dot-directory: bin/, hooks/, node_modules/ of a project are its own build and install
 	for _, s := range segs[1 : len(segs)-1] { // the directories above the file
 		s = strings.ToLower(s)
 		dotted = dotted || strings.HasPrefix(s, ".")
