@@ -41,6 +41,7 @@ type ProbeLimits struct {
 	Body      int           // bytes read of an answer's body or a banner (32 KiB)
 	Banner    time.Duration // how long to wait for a banner (800 ms)
 	Request   time.Duration // per request (2 s)
+	Total     time.Duration // for the whole probe (25 s, within the host's 30 s)
 }
 
 func (l ProbeLimits) withDefaults() ProbeLimits {
@@ -51,6 +52,9 @@ func (l ProbeLimits) withDefaults() ProbeLimits {
 	}
 	if l.Request <= 0 {
 		l.Request = 2 * time.Second
+	}
+	if l.Total <= 0 {
+		l.Total = 25 * time.Second
 	}
 	return l
 }
@@ -78,6 +82,8 @@ func ProbeListeners(ctx context.Context, w io.Writer, lim ProbeLimits) error {
 		return fmt.Errorf("listing listening sockets: %w", err4)
 	}
 	lim = lim.withDefaults()
+	ctx, cancel := context.WithTimeout(ctx, lim.Total)
+	defer cancel()
 	ls := ParseListeners(v4, false)
 	ls = append(ls, ParseListeners(v6, true)...)
 	enc := json.NewEncoder(w)
