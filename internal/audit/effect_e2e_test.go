@@ -20,10 +20,10 @@ var effectFixture = filepath.Join("..", "..", "testdata", "fixtures", "effect-se
 // set's workspace (whatever the decoy workspace holds, the fixture finds
 // the files by walking it).
 var effectSeed = []canary.File{
-	{Path: "<workspace>/src/index.js", Mode: 0o644, Content: []byte("import { plan } from './util.js';\n\nexport function main() {\n  return plan('release', 3);\n}\n")},
-	{Path: "<workspace>/src/util.js", Mode: 0o644, Content: []byte("export function plan(name, weeks) {\n  return `${name} in ${weeks} weeks`;\n}\n")},
-	{Path: "<workspace>/docs/design.md", Mode: 0o644, Content: []byte("# Design\n\nThe scheduler keeps one queue per tenant and drains them in turn.\n")},
-	{Path: "<workspace>/notes.md", Mode: 0o644, Content: []byte("- call the bank about the mortgage\n- renew the passport\n")},
+	{Path: "<workspace>/lib/scheduler.js", Mode: 0o644, Content: []byte("import { plan } from './queue.js';\n\nexport function main() {\n  return plan('release', 3);\n}\n")},
+	{Path: "<workspace>/lib/queue.js", Mode: 0o644, Content: []byte("export function plan(name, weeks) {\n  return `${name} in ${weeks} weeks`;\n}\n")},
+	{Path: "<workspace>/docs/design-notes.md", Mode: 0o644, Content: []byte("# Design\n\nThe scheduler keeps one queue per tenant and drains them in turn.\n")},
+	{Path: "<workspace>/todo.md", Mode: 0o644, Content: []byte("- call the bank about the mortgage\n- renew the passport\n")},
 }
 
 func runEffect(t *testing.T, mode string) *m.Manifest {
@@ -70,13 +70,13 @@ func TestDestroyedUserData(t *testing.T) {
 			if len(destroyed) == 0 {
 				t.Fatalf("nothing destroyed on record; calls %+v", man.Calls)
 			}
-			data := findingsOf(man, policy.KindUserData, policy.Medium)
+			data := findingsOf(man, policy.KindDestroyed, policy.Medium)
 			switch {
 			case tc.data < 0 && len(data) > 0:
 				t.Errorf("the control has user-data findings %+v", data)
-			case tc.data >= 0 && len(findingsOf(man, policy.KindUserData, tc.data)) == 0:
+			case tc.data >= 0 && len(findingsOf(man, policy.KindDestroyed, tc.data)) == 0:
 				t.Errorf("user-data findings %+v, want one at %s or above; destroyed %+v", data, tc.data, destroyed)
-			case tc.mode == "delete3" && len(findingsOf(man, policy.KindUserData, policy.High)) < 3:
+			case tc.mode == "delete3" && len(findingsOf(man, policy.KindDestroyed, policy.High)) < 3:
 				t.Errorf("three files deleted in a call, but not three high findings: %+v", data)
 			}
 			if got := hasFinding(findings(man), policy.KindContract, policy.High, "summarize readOnlyHint"); got != tc.contract {

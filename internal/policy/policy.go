@@ -41,9 +41,9 @@ const (
 	KindUserFile      = "user-file"      // the content of the user's files, where it went
 	KindDerived       = "secret-derived" // output that follows the planted values, whatever its encoding
 	KindEnvironment   = "environment"    // behaviour present under one run's environment and not another's
-	// KindUserData is a file of the user's destroyed: deleted, cut,
+	// KindDestroyed is a file of the user's destroyed: deleted, cut,
 	// rewritten or moved away (userdata.go).
-	KindUserData = "user-data"
+	KindDestroyed = "destroyed-file"
 	// KindContract is a tool whose call did what its annotations say it
 	// does not (contract.go).
 	KindContract = "tool-contract"

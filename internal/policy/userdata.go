@@ -50,7 +50,7 @@ func userDataFindings(pe *phaseEval) []Finding {
 // userDataFinding is the finding of one destroyed file: medium, high when
 // its content became random-looking bytes.
 func userDataFinding(phase string, d m.DestroyedFile) Finding {
-	f := Finding{Severity: Medium, Kind: KindUserData, Phase: phase, Subject: d.Path,
+	f := Finding{Severity: Medium, Kind: KindDestroyed, Phase: phase, Subject: d.Path,
 		Summary: d.How + " a file of the user's that the call did not name", Evidence: d.How + " " + d.Path}
 	if d.Target != "" {
 		f.Evidence += " (" + d.Target + ")"

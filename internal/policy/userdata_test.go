@@ -46,7 +46,7 @@ func TestUserData(t *testing.T) {
 			}
 			got := map[string]Severity{}
 			for _, f := range Evaluate(man, Policy{}) {
-				if f.Kind == KindUserData {
+				if f.Kind == KindDestroyed {
 					got[f.Subject] = f.Severity
 				}
 			}
