@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/differ"
@@ -124,6 +125,9 @@ type SandboxOptions struct {
 	MaxTraceBytes int64 // default DefaultMaxTraceBytes
 	// KeepTrace, if set, is where the raw trace is saved.
 	KeepTrace string
+	// Seed are files seeded into the home and the workspace besides the
+	// canary set's (test harnesses: a realistic workspace to destroy).
+	Seed []canary.File
 }
 
 // TimingOptions bound the audit in time; zero means the default.

@@ -85,6 +85,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 		Resolvers: []string{resolver}, Witness: seen,
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
 		Written: written(art.Written), Observed: append(observed, extra...), LateAlerts: late, Given: given, AnswerNet: p.Spec.Net.AnswerNet,
+		Probes: s.probes, ProbedAt: s.probedAt,
 	})
 	if err != nil {
 		return nil, nil, st, err

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -147,6 +148,10 @@ func (ex *execution) idle(ctx context.Context, seg *segment) bool {
 	ex.o.step(StepIdle, 0, 0)
 	seg.window(m.PhaseIdle, t)
 	ex.relist(ctx, seg)
+	var err error
+	if seg.probes, seg.probedAt, err = seg.run.ProbeListeners(ctx); err != nil && !errors.Is(err, sandbox.ErrNoPath) {
+		ex.p.Manifest.Run.Notes = append(ex.p.Manifest.Run.Notes, "listeners not probed: "+textsafe.Text(err.Error(), 200))
+	}
 	ex.idleStart = t
 	fastClock(ctx, ex.p.Spec.ClockRate, seg)
 	exited := waitIdle(ctx, idleOptions(ex.o, t.Sub(seg.run.Started)), seg.run)

@@ -98,6 +98,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	secret, seed := d.secret(), pkg.Name+"@"+pkg.Version
 	plant := plantChoice(o, secret.Seed(seed, "canaries"))
 	cs := canary.GenerateEnv(plant.Env())
+	cs.Files = append(slices.Clone(cs.Files), o.Sandbox.Seed...) // seeded, so classify knows them as pre-existing
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion, Method: m.MethodVersion,
 		Target: m.Target{Ecosystem: eco.Name, Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,

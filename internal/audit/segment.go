@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/observe"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
@@ -43,6 +44,9 @@ type segment struct {
 	// after the kernel may have opened a program (ELOOP, ENOEXEC, E2BIG,
 	// …): its file watcher's programs are then not the traced run's.
 	oddExec bool
+	// probes are what its listening sockets answered after the calls.
+	probes   []sinklog.Probe
+	probedAt time.Time
 }
 
 func (s *segment) window(name string, start time.Time) {

@@ -87,6 +87,10 @@ type Input struct {
 	// so package code (a lifecycle script's shell and everything it starts,
 	// two or more generations down) cannot hide by posing as npm.
 	PlumbingRoot int
+	// Probes are what the listening sockets answered the audit's probe
+	// after the calls (probes.go), made at ProbedAt.
+	Probes   []sinklog.Probe
+	ProbedAt time.Time
 }
 
 // ServerRequest is a request from the server, with when it arrived.
@@ -139,6 +143,12 @@ type classifier struct {
 	udpSends []udpSend
 	evidence []Evidence
 	plumb    map[int]bool // pids running mcp-audit's own plumbing
+	// lifecycle are the plumbing's children that have not run a program
+	// yet: the first they run is a lifecycle script's shell.
+	lifecycle map[int]bool
+	// seeded are the files that existed before the run, and what became
+	// of them (destroyed.go).
+	seeded map[string]*seededFile
 	// joins are the DNS names asked per registrable domain; streams the
 	// connections and sockets followed across their pieces.
 	joins       map[string]*dnsJoin
@@ -170,6 +180,8 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 	c.mergeSink()
 	c.witness()
 	c.written()
+	c.destroyed()
+	c.probes()
 	for _, r := range in.ServerRequests {
 		p := c.phaseAt(r.Time)
 		p.ServerRequests = append(p.ServerRequests, m.ServerRequest{Method: r.Method, Answer: r.Answer})
@@ -186,19 +198,21 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 
 func newClassifier(in Input) *classifier {
 	c := &classifier{
-		in:       in,
-		canaryAt: map[string]string{},
-		aliases:  map[string]string{},
-		fds:      map[int]map[int]*sockInfo{},
-		pids:     map[int]bool{},
-		readCan:  map[string]bool{},
-		names:    map[string]string{},
-		procs:    map[int]string{},
-		plumb:    map[int]bool{},
-		joins:    map[string]*dnsJoin{},
-		streams:  map[string]*byteStream{},
+		in:        in,
+		canaryAt:  map[string]string{},
+		aliases:   map[string]string{},
+		fds:       map[int]map[int]*sockInfo{},
+		pids:      map[int]bool{},
+		readCan:   map[string]bool{},
+		names:     map[string]string{},
+		procs:     map[int]string{},
+		plumb:     map[int]bool{},
+		lifecycle: map[int]bool{},
+		joins:     map[string]*dnsJoin{},
+		streams:   map[string]*byteStream{},
 	}
 	c.placeCanaries()
+	c.seed()
 	windows := in.Windows
 	if len(windows) == 0 {
 		windows = []Window{{Name: m.PhaseStartup}}

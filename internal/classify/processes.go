@@ -35,15 +35,21 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	if r.Errno == "ENOENT" || r.Errno == "ENOTDIR" {
 		return // a PATH lookup probing for the program
 	}
+	// The first program a lifecycle pid runs is the script's shell; a
+	// later exec in the same pid (a shell exec'ing its last command) is
+	// what the script started.
+	lifecycle := c.lifecycle[r.PID] && p.Name == m.PhaseInstall && !r.Failed()
+	delete(c.lifecycle, r.PID)
 	if len(p.Processes) >= maxProcsPerPhase {
 		p.dropped++
 		return
 	}
 	p.Processes = append(p.Processes, m.Process{
-		Path:   c.in.Layout.Normalize(r.Path),
-		Argv:   argv,
-		Result: result(r),
-		Shell:  shells[path.Base(r.Path)],
+		Path:      c.in.Layout.Normalize(r.Path),
+		Argv:      argv,
+		Result:    result(r),
+		Shell:     shells[path.Base(r.Path)],
+		Lifecycle: lifecycle,
 	})
 }
 
@@ -132,7 +138,9 @@ func (c *classifier) clone(p *phaseAcc, r trace.Record) {
 		c.procs[r.Child] = c.procs[r.PID]
 	}
 	// Only the root's own children are plumbing (the install shell starts
-	// npm); npm's children run the package's lifecycle scripts.
+	// npm); npm's children run the package's lifecycle scripts, and the
+	// first program each runs is a script's shell (see exec).
+	c.lifecycle[r.Child] = c.in.PlumbingRoot != 0 && c.plumb[r.PID] && r.PID != c.in.PlumbingRoot
 	c.plumb[r.Child] = c.in.PlumbingRoot != 0 && r.PID == c.in.PlumbingRoot
 	parent := c.table(r.PID)
 	if slices.Contains(r.CloneFlags, "CLONE_FILES") {

@@ -18,8 +18,12 @@ import (
 func runSink(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "sink")
 	cfgFile := fs.String("config", "", "sink configuration (JSON)")
+	probe := fs.Bool("probe", false, "probe the server's listening sockets and print what answered (run by the sandbox after the calls)")
 	if err := fs.Parse(args); err != nil {
 		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
+	}
+	if *probe {
+		return sink.ProbeListeners(ctx, env.Stdout, sink.ProbeLimits{})
 	}
 	b, err := os.ReadFile(*cfgFile)
 	if err != nil {

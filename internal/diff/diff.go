@@ -84,6 +84,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 	r.requests(old, new)
 	r.calls(old, new)
 	r.findings(old, new, pol)
+	r.annotationFindings(old, new)
 	r.coverageFindings(old, new)
 	r.AcceptedRisk = old.AcceptedRisk
 	r.judge(new, pol)

@@ -137,7 +137,7 @@ func canonicalPhase(p *Phase) {
 	}
 	p.Processes = sortedUnique(p.Processes, func(a, b Process) int {
 		return cmp.Or(strings.Compare(a.Path, b.Path), slices.Compare(a.Argv, b.Argv), strings.Compare(a.Result, b.Result),
-			boolCmp(a.Shell, b.Shell))
+			boolCmp(a.Shell, b.Shell), boolCmp(a.Lifecycle, b.Lifecycle))
 	})
 	p.Network = sortedUnique(p.Network, func(a, b Connection) int {
 		return cmp.Or(strings.Compare(a.Proto, b.Proto), strings.Compare(a.Op, b.Op), strings.Compare(a.Name, b.Name),
@@ -176,6 +176,7 @@ func canonicalPhase(p *Phase) {
 	p.ServerRequests = sortedUnique(p.ServerRequests, func(a, b ServerRequest) int {
 		return cmp.Or(strings.Compare(a.Method, b.Method), strings.Compare(a.Answer, b.Answer))
 	})
+	canonicalEffects(p)
 	if len(p.Messages) > 0 {
 		p.Messages = sortedUnique(p.Messages, func(a, b ServerMessage) int {
 			return cmp.Or(strings.Compare(a.Channel, b.Channel), strings.Compare(a.Method, b.Method), strings.Compare(a.Text, b.Text))
@@ -205,6 +206,8 @@ func mergePhases(in []Phase) []Phase {
 		q.Alerts = append(slices.Clone(q.Alerts), p.Alerts...)
 		q.ServerRequests = append(slices.Clone(q.ServerRequests), p.ServerRequests...)
 		q.Messages = append(slices.Clone(q.Messages), p.Messages...)
+		q.Destroyed = append(slices.Clone(q.Destroyed), p.Destroyed...)
+		q.Probes = append(slices.Clone(q.Probes), p.Probes...)
 		// A restarted server reads mostly the same files again: keep the
 		// larger count rather than adding them up.
 		sum := map[FileCount]int{}

@@ -235,6 +235,14 @@ type Phase struct {
 	// notification, error, stderr or stdout line whose text looks aimed at
 	// the model, and messages too large for the client. Omitted when empty.
 	Messages []ServerMessage `json:"messages,omitempty"`
+	// Destroyed are the files that existed before the run (seeded into the
+	// home and the workspace) whose content this phase deleted, truncated,
+	// replaced or moved away (effects.go). Omitted when none.
+	Destroyed []DestroyedFile `json:"destroyed,omitempty"`
+	// Probes are what each listening socket of the server answered when
+	// the audit probed it after the calls (effects.go). Omitted when
+	// nothing was probed.
+	Probes []ListenerProbe `json:"probes,omitempty"`
 }
 
 // ServerMessage is text the server sent that is worth judging: outside
@@ -315,6 +323,11 @@ type Process struct {
 	Result string   `json:"result"`
 	// Shell is true for well-known shells; interesting on its own.
 	Shell bool `json:"shell,omitempty"`
+	// Lifecycle marks the first program the install phase's package
+	// manager (npm, pip) started for a package's lifecycle script, known
+	// by ancestry alone (its parent is the package manager): the shell
+	// that runs the script. What that shell starts is not marked.
+	Lifecycle bool `json:"lifecycle,omitempty"`
 }
 
 // Connection is one distinct network endpoint the server tried to use.

@@ -105,6 +105,10 @@ const (
 	// HowWrittenToFile is the canary's value in a workspace file the
 	// server wrote: the next commit or upload carries it.
 	HowWrittenToFile = "written-to-file"
+	// HowServed is the canary's value in what a listening socket of the
+	// server answered the audit's probe: any program on the machine can
+	// read it there, and any web page when the socket allows its origin.
+	HowServed = "served"
 )
 
 // Channels of a ServerMessage: how the text reached the client.

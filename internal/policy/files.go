@@ -7,11 +7,17 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
-// fileFindings report file accesses by category; allowed paths are skipped.
+// fileFindings report file accesses by category, and writes into places
+// another program loads code from (loadplaces.go); allowed paths are
+// skipped.
 func fileFindings(pe *phaseEval) []Finding {
 	var out []Finding
 	for _, f := range pe.phase.Files {
 		if pe.pol.Allow.path(f.Path) {
+			continue
+		}
+		if fd, ok := pe.loadFinding(f); ok {
+			out = append(out, fd)
 			continue
 		}
 		if fd, ok := fileFinding(pe.phase.Name, f); ok {
@@ -19,6 +25,35 @@ func fileFindings(pe *phaseEval) []Finding {
 		}
 	}
 	return out
+}
+
+// loadFinding judges a write into the home or the workspace by what the
+// place is: one another program loads or runs code from later is high
+// persistence, unless it is the server's own data directory or the call
+// named the path (the caller asked for that file).
+func (pe *phaseEval) loadFinding(f m.FileAccess) (Finding, bool) {
+	// A module the project or the home would load is "runtime" to the
+	// classifier (node's module lookup walks those paths); a write there
+	// is judged by the place too.
+	moduleDir := f.Category == m.CatRuntime && (strings.HasPrefix(f.Path, "<workspace>/") || strings.HasPrefix(f.Path, "~/"))
+	if f.Category != m.CatHome && f.Category != m.CatWorkspace && !moduleDir || f.Result != m.ResultOK && f.Result != m.ResultDenied {
+		return Finding{}, false
+	}
+	switch f.Access {
+	case m.AccessWrite, m.AccessCreate, m.AccessSymlink, m.AccessDirWrite:
+	default:
+		return Finding{}, false // removing a file from such a place adds nothing that runs
+	}
+	why := loadPlace(f.Path, pe.phase.Name == m.PhaseInstall)
+	if why == "" || ownData(pe.own, f.Path) || pe.namedByCall(f.Path) {
+		return Finding{}, false
+	}
+	ev := fmt.Sprintf("%s %s (%s)", f.Access, f.Path, f.Result)
+	if f.Target != "" {
+		ev += " -> " + f.Target
+	}
+	return Finding{Severity: High, Kind: KindPersistence, Phase: pe.phase.Name, Subject: f.Path,
+		Summary: "wrote into " + why + ": another program loads or runs it later", Evidence: ev}, true
 }
 
 // isWrite reports whether an access changed the file system.
@@ -79,11 +114,8 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 			return Finding{Severity: Low, Kind: KindSystemFile, Phase: phase, Subject: subject, Summary: "read a system file", Evidence: ev}, true
 		}
 	case m.CatHome, m.CatOther:
-		if w && f.Category == m.CatHome && isDotfile(f.Path) {
-			// Programs read their configuration from dotfiles: one not in
-			// the persistence table may still change what runs later.
-			return Finding{Severity: Medium, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "wrote a dotfile in the home directory", Evidence: ev}, true
-		}
+		// A write where another program loads code is judged by the place
+		// (loadFinding); any other is an observation.
 		if w {
 			return Finding{Severity: Low, Kind: KindWrite, Phase: phase, Subject: subject, Summary: "wrote outside its package and temp", Evidence: ev}, true
 		}
@@ -96,13 +128,6 @@ func fileFinding(phase string, f m.FileAccess) (Finding, bool) {
 		}
 	}
 	return Finding{}, false
-}
-
-// isDotfile reports whether a normalized home path is a dotfile or lies
-// in a dot-directory (~/.foo, ~/.config/bar).
-func isDotfile(norm string) bool {
-	rest, ok := strings.CutPrefix(norm, "~/")
-	return ok && strings.HasPrefix(rest, ".")
 }
 
 // probe reports an existence check rather than a read: a stat, or an

@@ -61,8 +61,8 @@ func TestPersistenceTableRows(t *testing.T) {
 	}
 }
 
-// TestPersistenceControls: what the table must not catch, and the floor
-// for other dotfiles.
+// TestPersistenceControls: what the table must not catch, and how other
+// home files are judged.
 func TestPersistenceControls(t *testing.T) {
 	for _, tc := range []struct {
 		path   string
@@ -71,14 +71,14 @@ func TestPersistenceControls(t *testing.T) {
 		reason string
 	}{
 		{"~/notes.txt", true, Low, "an ordinary home file"},
-		{"~/.cache/some-tool/state.json", true, Medium, "another dotfile: at least medium"},
-		{"~/.my-tool-rc", true, Medium, "another dotfile: at least medium"},
+		{"~/.cache/some-tool/state.json", true, Low, "a program's cache: an observation"},
+		{"~/.my-tool-rc", true, High, "another program's rc file"},
 		{"<workspace>/notes.md", true, -1, "an ordinary workspace file"},
 		{"<workspace>/src/index.js", true, -1, "an ordinary workspace file"},
 		{"<workspace>/package.json", false, -1, "reading a project's scripts is no persistence"},
 		{"<workspace>/CLAUDE.md", false, -1, "a file server reading the rules file"},
 		{"<workspace>/.git/HEAD", true, -1, "git state, not configuration"},
-		{"~/.local/share/app/data.db", true, Medium, "a dotfile tree outside the table"},
+		{"~/.local/share/app/data.db", true, Low, "a program's data: an observation"},
 		{"~/.bashrc", false, Low, "reading a shell startup file"},
 		{"~/.claude/settings.json", false, High, "reading an AI client's settings"},
 		{"<pkg>/dist/sitecustomize.txt", true, Low, "the server's own files"},
@@ -88,7 +88,7 @@ func TestPersistenceControls(t *testing.T) {
 			access = m.AccessWrite
 		}
 		cat := layout.Category(tc.path, false, tc.write)
-		f, ok := fileFinding(m.PhaseStartup, m.FileAccess{Path: tc.path, Access: access, Category: cat, Result: m.ResultOK})
+		f, ok := judgeFile(m.PhaseStartup, m.FileAccess{Path: tc.path, Access: access, Category: cat, Result: m.ResultOK})
 		switch {
 		case tc.sev < 0 && ok:
 			t.Errorf("%s %s (%s): unexpected finding %+v", access, tc.path, tc.reason, f)
@@ -123,4 +123,14 @@ func docCategory(r classify.PersistRow) string {
 		kind += ", reads too"
 	}
 	return kind
+}
+
+// judgeFile is how Evaluate judges one file access of a server with no
+// names of its own: by the place, then by the category.
+func judgeFile(phase string, f m.FileAccess) (Finding, bool) {
+	pe := &phaseEval{man: &m.Manifest{}, phase: m.Phase{Name: phase}, own: map[string]bool{}}
+	if fd, ok := pe.loadFinding(f); ok {
+		return fd, true
+	}
+	return fileFinding(phase, f)
 }

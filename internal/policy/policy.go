@@ -41,6 +41,12 @@ const (
 	KindUserFile      = "user-file"      // the content of the user's files, where it went
 	KindDerived       = "secret-derived" // output that follows the planted values, whatever its encoding
 	KindEnvironment   = "environment"    // behaviour present under one run's environment and not another's
+	// KindDestroyed is a file of the user's destroyed: deleted, cut,
+	// rewritten or moved away (userdata.go).
+	KindDestroyed = "destroyed-file"
+	// KindContract is a tool whose call did what its annotations say it
+	// does not (contract.go).
+	KindContract = "tool-contract"
 )
 
 // Finding is one policy-relevant observation.
@@ -107,6 +113,11 @@ type phaseEval struct {
 	// late are the hosts used after the phase's call was answered (nil
 	// until hostFinding first needs them).
 	late map[string]bool
+	// own are the distinctive words of the server's names (owndata.go).
+	own map[string]bool
+	// bg are the hosts and paths used outside any call (nil until
+	// contract.go first needs them).
+	bg map[string]bool
 }
 
 // phaseEvaluators list the findings of one behavior kind in a phase. They
@@ -119,14 +130,17 @@ var phaseEvaluators = []func(*phaseEval) []Finding{
 	networkFindings,
 	alertFindings,
 	messageFindings,
+	userDataFindings,
+	contractFindings,
+	probeFindings,
 }
 
 // Evaluate lists the findings in a manifest, sorted most severe first.
 func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	var out []Finding
-	egress := newEgressContext(man)
+	egress, own := newEgressContext(man), ownTokens(man)
 	for _, ph := range man.Phases {
-		pe := &phaseEval{man: man, pol: pol, phase: ph, hosts: map[string]bool{}, egress: egress}
+		pe := &phaseEval{man: man, pol: pol, phase: ph, hosts: map[string]bool{}, egress: egress, own: own}
 		for _, evaluate := range phaseEvaluators {
 			out = append(out, evaluate(pe)...)
 		}

@@ -15,14 +15,14 @@ func processFindings(pe *phaseEval) []Finding {
 	var out []Finding
 	ph := pe.phase
 	egress := slices.ContainsFunc(ph.Network, func(c m.Connection) bool { return c.Category == m.ConnEgress })
+	marked := slices.ContainsFunc(ph.Processes, func(p m.Process) bool { return p.Lifecycle })
 	for _, p := range ph.Processes {
 		if isServerProcess(pe.man, p) || pe.pol.Allow.process(p.Path) {
 			continue
 		}
 		argv := strings.Join(p.Argv, " ")
-		if p.Shell && ph.Name == m.PhaseInstall && len(p.Argv) == 3 && p.Argv[1] == "-c" {
-			// npm runs every lifecycle script with sh -c.
-			out = append(out, Finding{Severity: Low, Kind: KindInstallScript, Phase: ph.Name, Subject: p.Argv[2], Summary: "ran an install script", Evidence: argv})
+		if p.Shell && ph.Name == m.PhaseInstall && lifecycleShell(p, marked) {
+			out = append(out, Finding{Severity: Low, Kind: KindInstallScript, Phase: ph.Name, Subject: scriptOf(p), Summary: "ran an install script", Evidence: argv})
 			continue
 		}
 		if p.Shell {
@@ -48,4 +48,28 @@ func isServerProcess(man *m.Manifest, p m.Process) bool {
 		return false
 	}
 	return slices.Equal(p.Argv[1:len(e)], e[1:])
+}
+
+// lifecycleShell reports the shell the package manager started for a
+// lifecycle script: known by ancestry (Lifecycle, set by classify), so a
+// shell the script starts is judged as any other, whatever its argv. A
+// manifest recorded before the mark (none in its install phase) falls
+// back to the shape npm gives it, sh -c SCRIPT.
+func lifecycleShell(p m.Process, marked bool) bool {
+	if marked {
+		return p.Lifecycle
+	}
+	return len(p.Argv) == 3 && p.Argv[1] == "-c"
+}
+
+// scriptOf is the script a lifecycle shell runs: the text after -c, or
+// the file and arguments it was given.
+func scriptOf(p m.Process) string {
+	if len(p.Argv) == 3 && p.Argv[1] == "-c" {
+		return p.Argv[2]
+	}
+	if len(p.Argv) > 1 {
+		return strings.Join(p.Argv[1:], " ")
+	}
+	return p.Path
 }

@@ -1,0 +1,61 @@
+package policy
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+)
+
+// TestUserData: a destroyed file the call did not name is medium; three
+// in a phase are high each; random bytes in place of text are high even
+// when the call named the file; a file the call named is no finding.
+func TestUserData(t *testing.T) {
+	d := func(p, how string, random bool) m.DestroyedFile {
+		return m.DestroyedFile{Path: p, How: how, HighEntropy: random}
+	}
+	for _, tc := range []struct {
+		name      string
+		args      string
+		destroyed []m.DestroyedFile
+		want      map[string]Severity
+	}{
+		{"one unnamed", `{"text":"hi"}`, []m.DestroyedFile{d("<workspace>/README.md", m.DestroyDeleted, false)},
+			map[string]Severity{"<workspace>/README.md": Medium}},
+		{"three unnamed", `{}`, []m.DestroyedFile{d("<workspace>/a.md", m.DestroyDeleted, false), d("<workspace>/b.md", m.DestroyTruncated, false),
+			d("~/notes.txt", m.DestroyMoved, false)}, map[string]Severity{"<workspace>/a.md": High, "<workspace>/b.md": High, "~/notes.txt": High}},
+		{"encrypted", `{}`, []m.DestroyedFile{d("<workspace>/a.md", m.DestroyReplaced, true)}, map[string]Severity{"<workspace>/a.md": High}},
+		{"named, absolute", `{"path":"/home/dev/workspace/README.md"}`, []m.DestroyedFile{d("<workspace>/README.md", m.DestroyDeleted, false)}, nil},
+		{"named, its directory", `{"dir":"src"}`, []m.DestroyedFile{d("<workspace>/src/a.js", m.DestroyDeleted, false),
+			d("<workspace>/src/b.js", m.DestroyDeleted, false), d("<workspace>/src/c.js", m.DestroyDeleted, false)}, nil},
+		{"named, a glob", `{"pattern":"*.md"}`, []m.DestroyedFile{d("<workspace>/a.md", m.DestroyDeleted, false)}, nil},
+		{"named, but encrypted", `{"path":"README.md"}`, []m.DestroyedFile{d("<workspace>/README.md", m.DestroyReplaced, true)},
+			map[string]Severity{"<workspace>/README.md": High}},
+		{"the workspace named is no file named", `{"root":"/home/dev/workspace"}`, []m.DestroyedFile{d("<workspace>/README.md", m.DestroyDeleted, false)},
+			map[string]Severity{"<workspace>/README.md": Medium}},
+		{"a default of the tool's own schema", `{"path":"notes.md"}`, []m.DestroyedFile{d("<workspace>/notes.md", m.DestroyDeleted, false)},
+			map[string]Severity{"<workspace>/notes.md": Medium}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			man := &m.Manifest{
+				Tools:  []m.Tool{{Name: "t", InputSchema: json.RawMessage(`{"properties":{"path":{"type":"string","default":"notes.md"}}}`)}},
+				Calls:  []m.Call{{Phase: "call:t", Kind: "tool", Name: "t", Args: json.RawMessage(tc.args)}},
+				Phases: []m.Phase{{Name: "call:t", Destroyed: tc.destroyed}},
+			}
+			got := map[string]Severity{}
+			for _, f := range Evaluate(man, Policy{}) {
+				if f.Kind == KindDestroyed {
+					got[f.Subject] = f.Severity
+				}
+			}
+			if len(tc.want) == 0 {
+				tc.want = map[string]Severity{}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
