@@ -159,6 +159,8 @@ func statusNotes(st sandbox.Status) []string {
 	add(st.InstallTimeout, "sandbox: install-timeout")
 	add(st.CANotAdded, "sandbox: the sink's certificate authority could not be added to the system trust store: TLS the server makes through it may not be read")
 	add(st.TracePipeFailed, "sandbox: the trace's pipe could not be made; nothing was traced")
+	add(st.PackageCopyFailed, "sandbox: the package could not be copied where the server may write it; it runs from an incomplete copy")
+	add(st.PlaywrightLinkFailed, "sandbox: a playwright browser build could not be linked to the image's Chromium")
 	if st.NoiseDropped > 0 {
 		out = append(out, fmt.Sprintf("the trace left out %d failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)", st.NoiseDropped))
 	}

@@ -75,7 +75,15 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 			pkg.Cleanup()
 		}
 	}()
-	pkgRoot := path.Join(AppRoot, pkg.Dir)
+	// A Node package runs from a writable copy where npx puts it.
+	appRoot, wr := AppRoot, (*sandbox.Writable)(nil)
+	if pkg.Python == nil {
+		if wr, err = sandbox.NpxWritable(Home, pkg.Name, AppRoot, pkg.Root); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+		}
+		appRoot = wr.Dst
+	}
+	pkgRoot := path.Join(appRoot, pkg.Dir)
 	argv, err := entry(o, pkg, pkgRoot)
 	if err != nil {
 		return nil, err
@@ -87,12 +95,9 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if n, err := sandbox.GC(ctx, d.Engine); err == nil && n > 0 {
 		log.Info("removed sandbox containers left by earlier runs", "count", n)
 	}
-	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: AppRoot, Runtime: NodeBin}
-	if !eco.Installed {
-		layout.AppRoot = "" // local packages carry their own node_modules
-	}
+	layout := classify.Layout{Home: Home, Workspace: Workspace, PkgRoot: pkgRoot, AppRoot: appRoot, Runtime: NodeBin}
 	if pkg.Python != nil {
-		layout.AppRoot, layout.Runtime = AppRoot, PythonBin // site/ holds the dependencies too
+		layout.Runtime = PythonBin // site/ holds the dependencies too
 	}
 	plant := plantChoice(o, pkg.Name+"@"+pkg.Version)
 	cs := canary.GenerateEnv(plant.Env())
@@ -109,13 +114,14 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if pkg.Python != nil {
 		pythonSpec(&sbSpec, pkg, man, o.Timing.InstallTimeout)
 	}
-	sbSpec.HTTP = httpEP
+	browser := sandbox.BrowserFor(pkg.Root, pkg.Dir)
+	sbSpec.HTTP, sbSpec.Writable, sbSpec.Env, sbSpec.Playwright = httpEP, wr, browser.WithEnv(sbSpec.Env), browser.Playwright
 	markTransport(man, httpEP)
 	if scripts := pkg.InstallScripts(); len(scripts) > 0 {
 		if o.Scripts == ScriptsSkip {
 			man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install scripts of %d package(s) were not run (--scripts skip)", len(scripts)))
 		} else {
-			sbSpec.Install = installSpec(spec, pkgRoot, o.Timing.InstallTimeout)
+			sbSpec.Install = installSpec(spec, appRoot, pkgRoot, o.Timing.InstallTimeout)
 			man.Run.Notes = append(man.Run.Notes, "install scripts run in phase install: "+strings.Join(scripts, ", "))
 		}
 	}
@@ -242,7 +248,7 @@ const BuildGID = 1001
 // installSpec runs the lifecycle scripts: npm rebuild runs those of every
 // installed dependency (the audited package is one, for registry
 // targets); a local package's own scripts run with npm run.
-func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandbox.Install {
+func installSpec(spec target.Spec, appRoot, pkgRoot string, timeout time.Duration) *sandbox.Install {
 	// npm itself must not touch the decoys or the network: no user config
 	// (it would read the ~/.npmrc canary and send its token), no update
 	// check, cache and logs under /tmp. Scripts still see the real HOME.
@@ -255,7 +261,7 @@ func installSpec(spec target.Spec, pkgRoot string, timeout time.Duration) *sandb
 		"exit $?"
 	dir := pkgRoot // a local package is the project: rebuild runs its own scripts too
 	if spec.Ecosystem().Installed {
-		dir = AppRoot
+		dir = appRoot
 	}
 	return &sandbox.Install{Dir: dir, Script: script, GID: BuildGID, Timeout: timeout}
 }

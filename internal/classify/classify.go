@@ -136,6 +136,8 @@ type classifier struct {
 	udpSends []udpSend
 	evidence []Evidence
 	plumb    map[int]bool // pids running mcp-audit's own plumbing
+	browser  map[int]bool // pids running the image's Chromium (browser.go)
+	held     []*heldBind  // UDP binds judged when their socket connects (udpbind.go)
 	// joins are the DNS names asked per registrable domain; streams the
 	// connections and sockets followed across their pieces.
 	joins       map[string]*dnsJoin
@@ -164,6 +166,7 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 		}
 		c.event(trace.Interpret(ev))
 	}
+	c.flushBinds()
 	c.mergeSink()
 	c.witness()
 	c.written()
@@ -192,6 +195,7 @@ func newClassifier(in Input) *classifier {
 		names:    map[string]string{},
 		procs:    map[int]string{},
 		plumb:    map[int]bool{},
+		browser:  map[int]bool{},
 		joins:    map[string]*dnsJoin{},
 		streams:  map[string]*byteStream{},
 	}

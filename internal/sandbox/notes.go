@@ -47,6 +47,13 @@ type Status struct {
 	SeedFailed        bool
 	ResolvNotReplaced bool
 	CANotAdded        bool
+	// PackageCopy spans the copy of the writable package ("package-copy-start
+	// T", "package-copy-end T"); PackageCopyFailed: it failed, and the
+	// server runs from an incomplete copy. PlaywrightLinkFailed: a
+	// playwright browser build could not be linked to the image's Chromium.
+	PackageCopy          *Span
+	PackageCopyFailed    bool
+	PlaywrightLinkFailed bool
 	// Problems are notes no parser knows, or known words with arguments
 	// that do not parse, cleaned and bounded.
 	Problems []string
@@ -99,6 +106,15 @@ var statusWords = map[string]func(st *Status, args []string) bool{
 		return len(a) == 1 && err == nil && n >= 0
 	},
 	"seed-failed": flag(func(st *Status) *bool { return &st.SeedFailed }),
+	"package-copy-start": func(st *Status, a []string) bool {
+		st.PackageCopy = &Span{}
+		return len(a) == 1 && parseAt(a, 0, &st.PackageCopy.Start)
+	},
+	"package-copy-end": func(st *Status, a []string) bool {
+		return st.PackageCopy != nil && len(a) == 1 && parseAt(a, 0, &st.PackageCopy.End)
+	},
+	"package-copy-failed":    flag(func(st *Status) *bool { return &st.PackageCopyFailed }),
+	"playwright-link-failed": flag(func(st *Status) *bool { return &st.PlaywrightLinkFailed }),
 	// "resolv.conf not replaced" and "ca not added" are phrases.
 	"resolv.conf": phrase("not replaced", func(st *Status) *bool { return &st.ResolvNotReplaced }),
 	"ca":          phrase("not added", func(st *Status) *bool { return &st.CANotAdded }),
@@ -148,6 +164,9 @@ func ParseStatus(lines []string) Status {
 	}
 	if st.Install != nil && (st.Install.Start.IsZero() || st.Install.End.IsZero()) {
 		st.Install = nil // half a span is no window
+	}
+	if st.PackageCopy != nil && st.PackageCopy.End.IsZero() {
+		st.PackageCopy = nil
 	}
 	return st
 }
