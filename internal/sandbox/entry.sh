@@ -59,6 +59,17 @@ if [ -f "$CA" ]; then
 	# Trust the run's interception CA (or, in open mode, the host's extra
 	# CAs) system-wide; node gets it through NODE_EXTRA_CA_CERTS.
 	cat "$CA" >>/etc/ssl/certs/ca-certificates.crt || note "ca not added"
+	# Chromium trusts its own root store, not the system bundle: the same
+	# CA as a managed policy (CACertificates, base64 DER), as an
+	# organization hands its root to the browser.
+	POL=/etc/chromium/policies/managed
+	if [ -d "$POL" ]; then
+		ders=$("$AWK" '/-----BEGIN CERTIFICATE-----/ { c = ""; in_ = 1; next }
+			/-----END CERTIFICATE-----/ { if (n++) printf ","; printf "\"%s\"", c; in_ = 0; next }
+			in_ { gsub(/[^A-Za-z0-9+\/=]/, ""); c = c $0 }' "$CA")
+		{ echo "{\"CACertificates\": [$ders]}" >"$POL/corp-root-ca.json" && chmod 0644 "$POL/corp-root-ca.json"; } ||
+			note "ca not added"
+	fi
 fi
 if ! as_user tar -x -C "$HOME" <"$D/home.tar"; then
 	note "seed-failed"
