@@ -25,7 +25,7 @@ import (
 // listed) that belong to this segment.
 func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, extra []classify.Observed, given []string, man *m.Manifest) ([]m.Phase, []classify.Evidence, m.TraceStats, error) {
 	art := s.art
-	man.Run.Notes = append(man.Run.Notes, statusNotes(art.Status)...)
+	man.Run.Notes = append(man.Run.Notes, art.Status.Notes()...)
 	windows := slices.Clone(s.windows)
 	var events []trace.Event
 	var st m.TraceStats
@@ -150,31 +150,6 @@ func witness(l classify.Layout, times []sandbox.AccessTimes) []classify.WitnessR
 		if a.Read() {
 			out = append(out, classify.WitnessRead{Path: l.Normalize(a.Path), Time: a.Atime})
 		}
-	}
-	return out
-}
-
-// statusNotes explains, for the manifest, what went wrong in setting up
-// the sandbox, and what the entrypoint said that nothing here knows.
-func statusNotes(st sandbox.Status) []string {
-	var out []string
-	add := func(ok bool, note string) {
-		if ok {
-			out = append(out, note)
-		}
-	}
-	add(st.SeedFailed, "sandbox: seed-failed")
-	add(st.ResolvNotReplaced, "sandbox: resolv.conf not replaced")
-	add(st.InstallTimeout, "sandbox: install-timeout")
-	add(st.CANotAdded, "sandbox: the sink's certificate authority could not be added to the system trust store: TLS the server makes through it may not be read")
-	add(st.TracePipeFailed, "sandbox: the trace's pipe could not be made; nothing was traced")
-	add(st.MachineIDNotSet, "sandbox: /etc/machine-id could not be written: the run kept the image's machine id")
-	add(st.UserNotRenamed, "sandbox: the account could not take the run's user name: the run kept the image's")
-	if st.NoiseDropped > 0 {
-		out = append(out, fmt.Sprintf("the trace left out %d failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)", st.NoiseDropped))
-	}
-	for _, p := range st.Problems {
-		out = append(out, "sandbox: an unknown note: "+p)
 	}
 	return out
 }

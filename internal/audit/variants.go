@@ -53,8 +53,9 @@ func witnessIdentity(w *Prepared) {
 	c, id := w.secret.WitnessSpec(&w.Spec, w.seed, variant.Client{Name: mcpclient.DefaultClientName, Profile: w.Manifest.Run.ClientEnv})
 	w.client = c.Name + "/" + c.Version
 	w.Manifest.Run.ClientEnv = c.Profile
-	w.Layout.Home = variant.MovePath(w.Layout.Home, Home, id.Home)
-	w.Layout.Workspace = variant.MovePath(w.Layout.Workspace, Home, id.Home)
+	for _, p := range []*string{&w.Layout.Home, &w.Layout.Workspace, &w.Layout.PkgRoot, &w.Layout.AppRoot} {
+		*p = variant.MovePath(*p, Home, id.Home) // the package's copy lives in the home too
+	}
 }
 
 // variant describes a run for run.variants.

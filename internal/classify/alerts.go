@@ -19,7 +19,7 @@ var alertKinds = map[string]string{
 // sandbox let it succeed: the attempt is the behavior.
 func (c *classifier) alert(p *phaseAcc, r trace.Record) {
 	kind := alertKinds[r.Op]
-	if kind == "" && r.Name != "SIGSYS" {
+	if kind == "" && r.Name != "SIGSYS" || c.browserAlert(r) {
 		return
 	}
 	res := "succeeded"

@@ -148,7 +148,9 @@ type classifier struct {
 	lifecycle map[int]bool
 	// seeded are the files that existed before the run, and what became
 	// of them (destroyed.go).
-	seeded map[string]*seededFile
+	seeded  map[string]*seededFile
+	browser map[int]bool // pids running the image's Chromium (browser.go)
+	held    []*heldBind  // UDP binds judged when their socket connects (udpbind.go)
 	// joins are the DNS names asked per registrable domain; streams the
 	// connections and sockets followed across their pieces.
 	joins       map[string]*dnsJoin
@@ -177,6 +179,7 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 		}
 		c.event(trace.Interpret(ev))
 	}
+	c.flushBinds()
 	c.mergeSink()
 	c.witness()
 	c.written()
@@ -210,6 +213,7 @@ func newClassifier(in Input) *classifier {
 		lifecycle: map[int]bool{},
 		joins:     map[string]*dnsJoin{},
 		streams:   map[string]*byteStream{},
+		browser:   map[int]bool{},
 	}
 	c.placeCanaries()
 	c.seed()

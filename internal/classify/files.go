@@ -57,6 +57,10 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	if canaryName != "" && res == m.ResultOK {
 		c.fileCanary(p, canaryName, fa)
 	}
+	if c.browserOwn(r.PID, real) {
+		p.browserCount(fa)
+		return
+	}
 	p.addFile(fa)
 	if r.Op == "rename" {
 		c.renameDest(p, r, res)

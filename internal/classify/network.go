@@ -18,6 +18,8 @@ type sockInfo struct {
 	proto  string
 	peer   *trace.SockAddr
 	bound  *trace.SockAddr
+	// held is a UDP bind waiting to be judged (see holdBind).
+	held *heldBind
 }
 
 // table is the socket fd table of a pid.
@@ -111,6 +113,7 @@ func (c *classifier) net(p *phaseAcc, r trace.Record) {
 		if r.Addr.Family == "AF_UNSPEC" {
 			return // disconnect
 		}
+		info.held.connected(r.Time, !r.Failed() && !r.Incomplete)
 		c.addConn(p, r, info, "connect", r.Addr, netResult(r))
 	case "bind":
 		if r.Addr == nil {
@@ -243,6 +246,10 @@ func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op str
 		}
 		if op == "bind" || op == "listen" {
 			conn.Category = m.ConnListener
+		}
+		if op == "bind" && conn.Proto == "udp" && res == m.ResultOK {
+			c.holdBind(p, info, conn, r.Time)
+			return
 		}
 	case "AF_NETLINK":
 		return // interface enumeration by the runtime

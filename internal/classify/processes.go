@@ -25,6 +25,7 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	if r.Path != "" && (!r.Failed() || r.Incomplete) && len(r.Argv) > 0 {
 		c.setProcess(r.PID, r.Argv)
 	}
+	c.browserExec(r)
 	if c.in.PlumbingRoot != 0 && r.PID == c.in.PlumbingRoot {
 		c.plumb[r.PID] = true
 	}
@@ -137,6 +138,7 @@ func (c *classifier) clone(p *phaseAcc, r trace.Record) {
 	if c.procs[r.PID] != "" {
 		c.procs[r.Child] = c.procs[r.PID]
 	}
+	c.browser[r.Child] = c.browser[r.PID]
 	// Only the root's own children are plumbing (the install shell starts
 	// npm); npm's children run the package's lifecycle scripts, and the
 	// first program each runs is a script's shell (see exec).

@@ -98,6 +98,12 @@ func entryEnv(spec Spec, lim Limits) []string {
 	if spec.Tools != "" {
 		env = append(env, "MCP_AUDIT_TOOLS="+spec.Tools)
 	}
+	if w := spec.Writable; w != nil {
+		env = append(env, "MCP_AUDIT_WRITABLE_SRC="+w.Src, "MCP_AUDIT_WRITABLE_DST="+w.Dst)
+	}
+	if len(spec.Playwright) > 0 {
+		env = append(env, "MCP_AUDIT_PLAYWRIGHT="+strings.Join(spec.Playwright, " "))
+	}
 	if in := spec.Install; in != nil {
 		env = append(env, "MCP_AUDIT_INSTALL_DIR="+in.Dir, "MCP_AUDIT_INSTALL_SCRIPT="+InstallMarker+"\n"+in.Script,
 			"MCP_AUDIT_INSTALL_GID="+strconv.Itoa(in.GID), "MCP_AUDIT_INSTALL_TIMEOUT="+strconv.Itoa(int(max(in.Timeout, time.Second).Seconds())))
@@ -131,24 +137,32 @@ func hostConfig(spec Spec, lim Limits, network container.NetworkMode, seccomp st
 		// Output is read from the attach stream; a log driver would only keep
 		// a second, unbounded copy of it on the engine's disk.
 		LogConfig: container.LogConfig{Type: "none"},
-		Tmpfs:     tmpfsMounts(spec.Home, spec.UID, lim.TmpfsBytes),
+		Tmpfs:     tmpfsMounts(spec.Home, spec.UID, lim.TmpfsBytes, writableBytes(spec)),
 		Resources: resources(lim),
 	}
 }
 
 // tmpfsMounts makes HOME and the temporary directories size-bounded tmpfs,
 // so the server's writes count against a limit and vanish with the run.
-// HOME belongs to the server's user, who must be able to write it.
-func tmpfsMounts(home string, uid int, size int64) map[string]string {
+// HOME belongs to the server's user, who must be able to write it; it also
+// holds the writable package copy (extra bytes).
+func tmpfsMounts(home string, uid int, size, extra int64) map[string]string {
 	opts := func(extra string) string {
 		return fmt.Sprintf("rw,nosuid,nodev,size=%d%s", size, extra)
 	}
 	return map[string]string{
-		home:        opts(fmt.Sprintf(",uid=%d,gid=%d,mode=0755", uid, uid)),
+		home:        fmt.Sprintf("rw,nosuid,nodev,size=%d,uid=%d,gid=%d,mode=0755", size+extra, uid, uid),
 		"/tmp":      opts(",mode=1777"),
 		"/var/tmp":  opts(",mode=1777"),
 		"/run/lock": fmt.Sprintf("rw,nosuid,nodev,noexec,size=%d,mode=1777", 1<<20),
 	}
+}
+
+func writableBytes(spec Spec) int64 {
+	if spec.Writable == nil {
+		return 0
+	}
+	return spec.Writable.Bytes
 }
 
 // resources applies lim. Swap equals memory so the limit cannot be

@@ -31,10 +31,13 @@ INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
 CLOCK_RATE="${MCP_AUDIT_CLOCK_RATE:-1}"
 CLOCK_AHEAD="${MCP_AUDIT_CLOCK_AHEAD:-}"
+WRITABLE_SRC="${MCP_AUDIT_WRITABLE_SRC:-}"
+WRITABLE_DST="${MCP_AUDIT_WRITABLE_DST:-}"
+PLAYWRIGHT="${MCP_AUDIT_PLAYWRIGHT:-}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
 unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS MCP_AUDIT_COVERAGE_DIR MCP_AUDIT_MACHINE_ID MCP_AUDIT_PRELAUNCHES
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
-unset MCP_AUDIT_CLOCK_RATE MCP_AUDIT_CLOCK_AHEAD
+unset MCP_AUDIT_CLOCK_RATE MCP_AUDIT_CLOCK_AHEAD MCP_AUDIT_WRITABLE_SRC MCP_AUDIT_WRITABLE_DST MCP_AUDIT_PLAYWRIGHT
 # An OCI image brings none of the programs used here: mcp-audit's own come
 # from MCP_AUDIT_TOOLS (see sandbox/oci.go). The server keeps its PATH.
 SERVER_PATH="$PATH" STRACE=strace AWK=awk TOOLS="${MCP_AUDIT_TOOLS:-}"
@@ -95,11 +98,49 @@ if [ -f "$CA" ]; then
 	# Trust the run's interception CA (or, in open mode, the host's extra
 	# CAs) system-wide; node gets it through NODE_EXTRA_CA_CERTS.
 	cat "$CA" >>/etc/ssl/certs/ca-certificates.crt || note "ca not added"
+	# Chromium trusts its own root store, not the system bundle: the same
+	# CA as a managed policy (CACertificates, base64 DER), as an
+	# organization hands its root to the browser.
+	POL=/etc/chromium/policies/managed
+	if [ -d "$POL" ]; then
+		ders=$("$AWK" '/-----BEGIN CERTIFICATE-----/ { c = ""; in_ = 1; next }
+			/-----END CERTIFICATE-----/ { if (n++) printf ","; printf "\"%s\"", c; in_ = 0; next }
+			in_ { gsub(/[^A-Za-z0-9+\/=]/, ""); c = c $0 }' "$CA")
+		{ echo "{\"CACertificates\": [$ders]}" >"$POL/corp-root-ca.json" && chmod 0644 "$POL/corp-root-ca.json"; } ||
+			note "ca not added"
+	fi
 fi
 if ! as_user tar -x -C "$HOME" <"$D/home.tar"; then
 	note "seed-failed"
 fi
 rm -f "$D/home.tar"
+if [ -n "$WRITABLE_SRC" ]; then
+	# The package where npx would have put it, the user's own and writable
+	# (sandbox/writable.go): copied as the user, before the marker, so the
+	# copy is not something the server changed.
+	note "package-copy-start $(date +%s.%N)"
+	if (umask 022 && as_user mkdir -p "$WRITABLE_DST" && as_user cp -R -P --preserve=mode,timestamps,links "$WRITABLE_SRC/." "$WRITABLE_DST"); then
+		note "package-copy-end $(date +%s.%N)"
+	else
+		note "package-copy-failed"
+	fi
+fi
+for build in $PLAYWRIGHT; do
+	# Playwright's browser builds (sandbox/browsers.go), linked to the
+	# image's Chromium in a root-owned directory: revisions are digits.
+	case "$build" in
+	chromium-[0-9]* | chromium_headless_shell-[0-9]*) ;;
+	*) continue ;;
+	esac
+	case "$build" in *[!a-z_0-9-]*) continue ;; esac
+	dir="/ms-playwright/$build"
+	mkdir -p "$dir/chrome-linux" "$dir/chrome-linux64" "$dir/chrome-headless-shell-linux64" &&
+		for exe in chrome-linux/chrome chrome-linux64/chrome chrome-linux/headless_shell chrome-headless-shell-linux64/chrome-headless-shell; do
+			ln -sf /usr/bin/chromium "$dir/$exe"
+		done &&
+		: >"$dir/INSTALLATION_COMPLETE" && : >"$dir/DEPENDENCIES_VALIDATED" || note "playwright-link-failed"
+done
+[ -d /ms-playwright ] && chmod -R a+rX /ms-playwright
 # Files whose change time (which the server cannot set back) passes this
 # marker's were written after seeding.
 : >"$D/seeded"

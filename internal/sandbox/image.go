@@ -25,8 +25,10 @@ import (
 )
 
 // ImageVersion changes whenever the image layout the entrypoint relies on
-// changes; images with another version are rebuilt.
-const ImageVersion = "3"
+// or the image's content changes; images with another version are rebuilt
+// (and, since package images are keyed by the base image's id, so is every
+// cached package image). 4: the workstation (git, curl, Chromium).
+const ImageVersion = "4"
 
 // DefaultImage is the tag of the sandbox image.
 const DefaultImage = "mcp-audit-sandbox:" + ImageVersion
@@ -115,10 +117,9 @@ func BuildImage(ctx context.Context, e Engine, opt ImageOptions) error {
 
 func buildDockerfile(ctx context.Context, e Engine, opt ImageOptions) error {
 	var buf bytes.Buffer
-	tw := tar.NewWriter(&buf)
-	tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(dockerfile))})
-	tw.Write(dockerfile)
-	tw.Close()
+	if err := writeTar(&buf, dockerfileContext(), nil); err != nil {
+		return fmt.Errorf("packing the Dockerfile's context: %w", err)
+	}
 	res, err := e.ImageBuild(ctx, &buf, client.ImageBuildOptions{Tags: []string{opt.Ref}, Remove: true, ForceRemove: true})
 	if err != nil {
 		return fmt.Errorf("building sandbox image from Dockerfile: %w", err)
@@ -184,8 +185,11 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 		mirror = debianMirror()
 	}
 	fmt.Fprintf(opt.Log, "debootstrap bookworm from %s\n", mirror)
-	cmd := exec.CommandContext(ctx, "debootstrap", "--variant=minbase", "--include="+offlinePackages,
-		"bookworm", dir, mirror)
+	args := []string{"--variant=minbase", "--include=" + offlinePackages}
+	if c := debootstrapCache(); c != "" {
+		args = append(args, "--cache-dir="+c)
+	}
+	cmd := exec.CommandContext(ctx, "debootstrap", append(args, "bookworm", dir, mirror)...)
 	cmd.Stdout, cmd.Stderr = opt.Log, opt.Log
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("running debootstrap: %w", err)
@@ -200,6 +204,7 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 			return os.Symlink("../lib/node_modules/npm/bin/npx-cli.js", filepath.Join(dir, "usr/local/bin/npx"))
 		},
 		func() error { return addUser(dir, "dev", 1000) },
+		func() error { return installWorkstation(dir) },
 		func() error {
 			for _, g := range []string{"var/cache/apt/archives/*.deb", "var/lib/apt/lists/*", "var/log/*.log"} {
 				m, _ := filepath.Glob(filepath.Join(dir, g))
@@ -234,8 +239,9 @@ func buildOffline(ctx context.Context, e Engine, opt ImageOptions) error {
 
 // offlinePackages are the Debian packages of the offline image: the
 // tracer, the CA store, the clock shim, and a Python runtime with pip for Python targets
-// (python3-pip brings setuptools and wheel, which build sdists offline).
-const offlinePackages = "strace,ca-certificates,libfaketime,python3,python3-pip,python3-venv"
+// (python3-pip brings setuptools and wheel, which build sdists offline), then
+// the workstation's programs.
+const offlinePackages = "strace,ca-certificates,libfaketime,python3,python3-pip,python3-venv," + workstationPackages
 
 // findNpm locates npm's package directory next to a node installation.
 func findNpm(node string) (string, error) {
@@ -333,6 +339,9 @@ func tarRootfs(w io.Writer, root string) error {
 			return err
 		}
 		hdr.Name = rel
+		// PAX keeps the nanoseconds of modification times, which
+		// fontconfig compares to decide whether its cache is current.
+		hdr.Format = tar.FormatPAX
 		if info.IsDir() {
 			hdr.Name += "/"
 		}

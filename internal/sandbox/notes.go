@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +54,13 @@ type Status struct {
 	SeedFailed        bool
 	ResolvNotReplaced bool
 	CANotAdded        bool
+	// PackageCopy spans the copy of the writable package ("package-copy-start
+	// T", "package-copy-end T"); PackageCopyFailed: it failed, and the
+	// server runs from an incomplete copy. PlaywrightLinkFailed: a
+	// playwright browser build could not be linked to the image's Chromium.
+	PackageCopy          *Span
+	PackageCopyFailed    bool
+	PlaywrightLinkFailed bool
 	// Problems are notes no parser knows, or known words with arguments
 	// that do not parse, cleaned and bounded.
 	Problems []string
@@ -113,6 +121,15 @@ var statusWords = map[string]func(st *Status, args []string) bool{
 	},
 	"machine-id":       phrase("not set", func(st *Status) *bool { return &st.MachineIDNotSet }),
 	"user-not-renamed": flag(func(st *Status) *bool { return &st.UserNotRenamed }),
+	"package-copy-start": func(st *Status, a []string) bool {
+		st.PackageCopy = &Span{}
+		return len(a) == 1 && parseAt(a, 0, &st.PackageCopy.Start)
+	},
+	"package-copy-end": func(st *Status, a []string) bool {
+		return st.PackageCopy != nil && len(a) == 1 && parseAt(a, 0, &st.PackageCopy.End)
+	},
+	"package-copy-failed":    flag(func(st *Status) *bool { return &st.PackageCopyFailed }),
+	"playwright-link-failed": flag(func(st *Status) *bool { return &st.PlaywrightLinkFailed }),
 	// "resolv.conf not replaced" and "ca not added" are phrases.
 	"resolv.conf": phrase("not replaced", func(st *Status) *bool { return &st.ResolvNotReplaced }),
 	"ca":          phrase("not added", func(st *Status) *bool { return &st.CANotAdded }),
@@ -163,6 +180,9 @@ func ParseStatus(lines []string) Status {
 	if st.Install != nil && (st.Install.Start.IsZero() || st.Install.End.IsZero()) {
 		st.Install = nil // half a span is no window
 	}
+	if st.PackageCopy != nil && st.PackageCopy.End.IsZero() {
+		st.PackageCopy = nil
+	}
 	return st
 }
 
@@ -209,4 +229,31 @@ func parseInt(s string, n *int) bool {
 	v, err := strconv.Atoi(s)
 	*n = v
 	return err == nil
+}
+
+// Notes explain, for the manifest, what went wrong in setting up the
+// sandbox, and what the entrypoint said that nothing here knows.
+func (st Status) Notes() []string {
+	var out []string
+	add := func(ok bool, note string) {
+		if ok {
+			out = append(out, note)
+		}
+	}
+	add(st.SeedFailed, "sandbox: seed-failed")
+	add(st.ResolvNotReplaced, "sandbox: resolv.conf not replaced")
+	add(st.InstallTimeout, "sandbox: install-timeout")
+	add(st.CANotAdded, "sandbox: the sink's certificate authority could not be added to the system trust store: TLS the server makes through it may not be read")
+	add(st.TracePipeFailed, "sandbox: the trace's pipe could not be made; nothing was traced")
+	add(st.MachineIDNotSet, "sandbox: /etc/machine-id could not be written: the run kept the image's machine id")
+	add(st.UserNotRenamed, "sandbox: the account could not take the run's user name: the run kept the image's")
+	add(st.PackageCopyFailed, "sandbox: the package could not be copied where the server may write it; it runs from an incomplete copy")
+	add(st.PlaywrightLinkFailed, "sandbox: a playwright browser build could not be linked to the image's Chromium")
+	if st.NoiseDropped > 0 {
+		out = append(out, fmt.Sprintf("the trace left out %d failed lookups of temporary, system and package paths past the first 20,000 (noise no rule judges; the size limit is for behavior)", st.NoiseDropped))
+	}
+	for _, p := range st.Problems {
+		out = append(out, "sandbox: an unknown note: "+p)
+	}
+	return out
 }

@@ -147,6 +147,12 @@ type Spec struct {
 	// Tools, when set, is where entry.sh finds its own programs (an OCI
 	// image brings none: see oci.go); the server keeps its PATH.
 	Tools string
+	// Writable, when set, is the package copied where the server may
+	// change it (see Writable); the home's tmpfs grows by its size.
+	Writable *Writable
+	// Playwright are the browser builds linked under PlaywrightBrowsers
+	// (see BrowserFor).
+	Playwright []string
 }
 
 // HTTPEndpoint is a server's Streamable HTTP endpoint inside the sandbox.

@@ -46,8 +46,9 @@ func (s Secret) WitnessSpec(spec *sandbox.Spec, seed string, primary Client) (Cl
 }
 
 // Relocate moves a spec from one user and home to another's: the user,
-// the home, the working directory, the scanned workspace, the decoys'
-// paths, and every path under the home in the command and environment
+// the home, the working directory, the scanned workspace, the package's
+// writable copy, the decoys' paths, and every path under the home in the
+// command and environment
 // (the user's name in USER and LOGNAME). An image's own user (an OCI
 // image's) is not moved.
 func Relocate(spec *sandbox.Spec, from, to Identity) {
@@ -60,6 +61,11 @@ func Relocate(spec *sandbox.Spec, from, to Identity) {
 	spec.Cmd = slices.Clone(spec.Cmd)
 	for i, a := range spec.Cmd {
 		spec.Cmd[i] = mv(a)
+	}
+	if spec.Writable != nil {
+		w := *spec.Writable // the package's copy where npx puts it, in the home
+		w.Dst = mv(w.Dst)
+		spec.Writable = &w
 	}
 	spec.CanaryFiles = slices.Clone(spec.CanaryFiles)
 	for i, p := range spec.CanaryFiles {

@@ -151,3 +151,14 @@ func TestTraced(t *testing.T) {
 		t.Errorf("python got a node flag: %q", py.Cmd)
 	}
 }
+
+// TestRelocateWritable: the package's copy where npx puts it is in the
+// home, and moves with it.
+func TestRelocateWritable(t *testing.T) {
+	spec := sandbox.Spec{User: "dev", Home: "/home/dev", Writable: &sandbox.Writable{Src: "/srv/mcp", Dst: "/home/dev/.npm/_npx/0123456789abcdef"}}
+	orig := spec.Writable
+	Relocate(&spec, Canonical, Identity{User: "sam", Home: "/home/sam"})
+	if spec.Writable.Dst != "/home/sam/.npm/_npx/0123456789abcdef" || orig.Dst != "/home/dev/.npm/_npx/0123456789abcdef" {
+		t.Errorf("writable %+v (the original %+v)", spec.Writable, orig)
+	}
+}

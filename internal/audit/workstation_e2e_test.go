@@ -1,0 +1,131 @@
+package audit_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-audit/mcp-audit/internal/audit"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/policy"
+)
+
+var workstation = filepath.Join("..", "..", "testdata", "fixtures", "workstation")
+
+// TestWorkstation: a server that uses the workstation as a developer's
+// machine offers it (data beside its own code, git, python3, curl and a
+// headless Chromium through the configured variable) gets every call
+// answered, each program traced as a process, and the browser's own
+// bookkeeping is no finding; writing into its own code is still a write
+// to <pkg>. Without the writable package write_data fails, without the
+// image's programs the others do, and without the browser's provenance
+// its /proc reads are anti-analysis findings.
+func TestWorkstation(t *testing.T) {
+	t.Parallel()
+	man := run(t, audit.Options{Target: workstation})
+	if man.Outcome.Status != m.StatusOK {
+		t.Fatalf("outcome %+v", man.Outcome)
+	}
+	for _, c := range man.Calls {
+		if c.Outcome != m.CallOK {
+			t.Errorf("call %s: %s %s", c.Name, c.Outcome, c.Detail)
+		}
+	}
+	programs := map[string]string{"call:git_version": "/usr/bin/git", "call:python_eval": "/usr/bin/python3",
+		"call:curl_version": "/usr/bin/curl", "call:browser_title": "/usr/lib/chromium/chromium"}
+	for phase, prog := range programs {
+		if !ranProgram(man, phase, prog) {
+			t.Errorf("%s: %s not traced", phase, prog)
+		}
+	}
+	if !wroteIn(man, "call:write_data", "<pkg>/data.json") {
+		t.Errorf("the data file beside the code was not written as <pkg>/data.json")
+	}
+	fs := findings(man)
+	if !hasFinding(fs, policy.KindWrite, policy.Low, "<pkg>/server.js") {
+		t.Errorf("the write into its own code is no write finding on <pkg>/server.js: %+v", fs)
+	}
+	for _, f := range fs {
+		if strings.HasPrefix(f.Phase, "call:browser_title") && f.Severity >= policy.Medium ||
+			f.Kind == policy.KindAntiAnalysis || f.Kind == policy.KindEscape {
+			t.Errorf("the browser's own behaviour is a finding: %+v", f)
+		}
+	}
+}
+
+// TestWritablePackageServerMemory: server-memory keeps its graph beside its
+// dist/ unless told otherwise; under npx that works, and so it must here:
+// every call answers (in a read-only package 12 of its calls failed).
+func TestWritablePackageServerMemory(t *testing.T) {
+	t.Parallel()
+	man := run(t, audit.Options{Target: "npm:@modelcontextprotocol/server-memory@2026.8.31"})
+	ok := 0
+	for _, c := range man.Calls {
+		if c.Outcome == m.CallOK {
+			ok++
+		} else {
+			t.Errorf("call %s: %s %s", c.Name, c.Outcome, c.Detail)
+		}
+	}
+	if ok == 0 || !wroteIn(man, "", "<pkg>/dist/memory.jsonl") {
+		t.Errorf("%d calls ok; memory.jsonl written beside dist: %v", ok, wroteIn(man, "", "<pkg>/dist/memory.jsonl"))
+	}
+}
+
+// TestBrowserServer audits a real browser server from the registry,
+// @playwright/mcp (its default "chrome" channel is the image's Chromium),
+// on calls that need no page: the browser starts under the sandbox's
+// hardening, at least one call answers, and nothing the browser does by
+// itself is a high finding, anti-analysis or an escape attempt.
+func TestBrowserServer(t *testing.T) {
+	t.Parallel()
+	man := run(t, audit.Options{Target: "npm:@playwright/mcp@0.0.83", Tools: []string{"browser_tabs", "browser_snapshot", "browser_resize"}})
+	ok := 0
+	for _, c := range man.Calls {
+		if c.Outcome == m.CallOK {
+			ok++
+		}
+	}
+	if ok == 0 {
+		t.Errorf("no call answered: %+v", man.Calls)
+	}
+	if !ranProgram(man, "", "/usr/lib/chromium/chromium") {
+		t.Error("the image's Chromium was not started")
+	}
+	for _, f := range findings(man) {
+		if f.Severity >= policy.High || f.Kind == policy.KindAntiAnalysis || f.Kind == policy.KindEscape {
+			t.Errorf("finding from the browser's own behaviour: %+v", f)
+		}
+	}
+}
+
+// ranProgram reports whether a phase (any phase when "") shows prog
+// started successfully.
+func ranProgram(man *m.Manifest, phase, prog string) bool {
+	for _, p := range man.Phases {
+		if phase != "" && !strings.HasPrefix(p.Name, phase) {
+			continue
+		}
+		if slices.ContainsFunc(p.Processes, func(pr m.Process) bool { return pr.Path == prog && pr.Result == m.ResultOK }) {
+			return true
+		}
+	}
+	return false
+}
+
+// wrote reports whether a phase (any when "") shows a successful write or
+// create of path, or a rename onto it.
+func wroteIn(man *m.Manifest, phase, path string) bool {
+	for _, p := range man.Phases {
+		if phase != "" && !strings.HasPrefix(p.Name, phase) {
+			continue
+		}
+		for _, f := range p.Files {
+			if f.Path == path && f.Result == m.ResultOK && (f.Access == m.AccessWrite || f.Access == m.AccessCreate) {
+				return true
+			}
+		}
+	}
+	return false
+}
