@@ -126,12 +126,16 @@ func TestBenignVariationStaysClean(t *testing.T) {
 	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "update-check", "child-exits")
 	fs := findings(man)
 	for _, f := range fs {
-		if f.Severity >= policy.High || f.Kind == policy.KindDerived || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
+		if f.Severity >= policy.High || f.Kind == policy.KindDerived && f.Severity > policy.Low || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
 			t.Errorf("benign variation judged %s %s: %s (%s)", f.Severity, f.Kind, f.Summary, f.Evidence)
 		}
 	}
-	if len(man.Derived) != 0 {
-		t.Errorf("derived %+v", man.Derived)
+	for _, d := range man.Derived {
+		// One side alone (a timer one run ended before) is a low note;
+		// nothing that follows the values field by field or by place.
+		if d.Presence == "" || d.Presence == "where it goes follows the planted values" {
+			t.Errorf("derived %+v", d)
+		}
 	}
 	readOK := false
 	for _, c := range man.Calls {

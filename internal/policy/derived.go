@@ -17,8 +17,9 @@ import (
 // than the credentials, and is high (the user's files sent where nobody
 // supplied them); returned in a call's result (that the caller did not
 // ask to read files with) it is exposure to the model, high. An emission
-// made only on one side is weaker evidence (one run may miss a timer):
-// medium; both kinds in one phase and channel (the runs with the same
+// made only on one side is weak evidence (a run may miss a timer, or end
+// before it fires): low, the emission judged by the ordinary rules where
+// it was made; both kinds on one channel (the runs with the same
 // secrets went to one place, the run with others to another) is where it
 // goes spelling out the secret, as critical as a payload. Where the call
 // of the phase named workspace files, what follows them is the caller's
@@ -41,9 +42,9 @@ func derivedFindings(man *m.Manifest) []Finding {
 			f.Summary = "where it sends follows the planted secrets (" + what + "): the runs with the same secrets went to one place, the run with others to another"
 			f.Evidence = "phase " + d.Phase + "; " + d.Presence
 		case d.Presence != "":
-			f.Severity = Medium
-			f.Summary = "an emission that depends on the planted values (" + what + ", " + d.Presence + ")"
-			f.Evidence = "phase " + d.Phase + "; the runs with the same secrets both made it, the run with other secrets did not, or the other way"
+			f.Severity = Low
+			f.Summary = "an emission some runs made and others did not: it may follow the planted values, or a timer (" + what + ", " + d.Presence + ")"
+			f.Evidence = "phase " + d.Phase + "; judged by the ordinary rules where it was made"
 		case d.Channel == differential.ChannelResult || d.Channel == differential.ChannelMessage:
 			f.Severity = High
 			f.Summary = "said or returned to the client output that follows the planted secrets: " + what

@@ -9,7 +9,7 @@ import (
 
 // TestDerivedSeverities: output that follows the planted values is
 // critical when sent, high when handed to the client or when the run read
-// the user's files, medium when only one side made it, critical again
+// the user's files, low when only one side made it, critical again
 // when where it went follows them, and low in a call that named the
 // workspace files it may follow.
 func TestDerivedSeverities(t *testing.T) {
@@ -23,7 +23,7 @@ func TestDerivedSeverities(t *testing.T) {
 		{"result", m.DerivedOutput{Channel: differential.ChannelResult}, High},
 		{"message", m.DerivedOutput{Channel: differential.ChannelMessage}, High},
 		{"user files read", m.DerivedOutput{Channel: differential.ChannelHTTP, UserFiles: true}, High},
-		{"one side", m.DerivedOutput{Channel: differential.ChannelHTTP, Presence: differential.PresencePrimary}, Medium},
+		{"one side", m.DerivedOutput{Channel: differential.ChannelHTTP, Presence: differential.PresencePrimary}, Low},
 		{"swapped", m.DerivedOutput{Channel: differential.ChannelDNS, Presence: differential.PresenceSwapped}, Critical},
 		{"caller", m.DerivedOutput{Channel: differential.ChannelHTTP, Caller: true}, Low},
 	} {
