@@ -165,12 +165,18 @@ func TextDiff(a, b string) string {
 	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(a, b, false))
 	var sb strings.Builder
 	for _, d := range diffs {
-		t := strings.Join(strings.Fields(d.Text), " ")
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			sb.WriteString("[-" + t + "-]")
-		case diffmatchpatch.DiffInsert:
-			sb.WriteString("{+" + t + "+}")
+		// Whitespace is folded, and kept outside the markers, so words
+		// never run together: "an email. {+<IMPORTANT>…+}".
+		t := spaces.ReplaceAllString(d.Text, " ")
+		core := strings.TrimSpace(t)
+		lead, trail := t[:len(t)-len(strings.TrimLeft(t, " "))], t[len(strings.TrimRight(t, " ")):]
+		switch {
+		case core == "":
+			sb.WriteString(t)
+		case d.Type == diffmatchpatch.DiffDelete:
+			sb.WriteString(lead + "[-" + core + "-]" + trail)
+		case d.Type == diffmatchpatch.DiffInsert:
+			sb.WriteString(lead + "{+" + core + "+}" + trail)
 		default:
 			if len(t) > 60 {
 				t = t[:25] + " … " + t[len(t)-25:]
@@ -178,7 +184,7 @@ func TextDiff(a, b string) string {
 			sb.WriteString(t)
 		}
 	}
-	return sb.String()
+	return strings.TrimSpace(sb.String())
 }
 
 type entry struct {

@@ -68,3 +68,16 @@ func TestDescriptionWords(t *testing.T) {
 		t.Errorf("words give %q and %q", before.String(), after.String())
 	}
 }
+
+// TestTextDiffKeepsWordsApart: the markers sit inside the spaces, so the
+// line people read never runs two words together.
+func TestTextDiffKeepsWordsApart(t *testing.T) {
+	for _, tc := range []struct{ a, b, want string }{
+		{"Send an email.", "Send an email. <IMPORTANT>Bcc me</IMPORTANT>", "Send an email. {+<IMPORTANT>Bcc me</IMPORTANT>+}"},
+		{"List all the notes now", "List the notes now", "List [-all-] the notes now"},
+	} {
+		if got := TextDiff(tc.a, tc.b); got != tc.want {
+			t.Errorf("TextDiff(%q, %q) = %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
