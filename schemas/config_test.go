@@ -69,13 +69,13 @@ func TestConfigsValidate(t *testing.T) {
 		}
 	}
 	for name, bad := range map[string]string{
-		"an unknown setting":    "servers:\n  a:\n    target: npm:a\n    frobnicate: 1\n",
-		"a bad network":         "network: closed\nservers:\n  a: {target: npm:a}\n",
-		"a duration in words":   "servers:\n  a: {target: npm:a, timeout: 2 minutes}\n",
-		"no target":             "servers:\n  a: {bin: x}\n",
+		"an unknown setting":     "servers:\n  a:\n    target: npm:a\n    frobnicate: 1\n",
+		"a bad network":          "network: closed\nservers:\n  a: {target: npm:a}\n",
+		"a duration in words":    "servers:\n  a: {target: npm:a, timeout: 2 minutes}\n",
+		"no target":              "servers:\n  a: {bin: x}\n",
 		"target and server.json": "servers:\n  a: {target: npm:a, server_json: s.json}\n",
-		"no servers":            "fail_on: high\n",
-		"a bad severity":        "fail_on: severe\nservers:\n  a: {target: npm:a}\n",
+		"no servers":             "fail_on: high\n",
+		"a bad severity":         "fail_on: severe\nservers:\n  a: {target: npm:a}\n",
 	} {
 		if _, err := config.Parse("bad.yml", []byte(bad)); err == nil {
 			t.Errorf("%s: mcp-audit accepts it", name)
