@@ -83,7 +83,7 @@ func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
 	case FormatText, "":
 		reports = Ordered(reports)
 		if len(reports) > 1 {
-			writeRollup(w, reports)
+			WriteRollup(w, reports)
 		}
 		for i, r := range reports {
 			if i > 0 {

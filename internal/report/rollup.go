@@ -76,10 +76,10 @@ func (v rollupView) headline() string {
 // maxPassNamed bounds the passing servers the text roll-up names.
 const maxPassNamed = 40
 
-// writeRollup prints the roll-up of a multi-server text report: the
-// headline, a line per failing, incomplete or unaudited server, and the
-// passing ones on one line.
-func writeRollup(w io.Writer, reports []DiffReport) {
+// WriteRollup prints the roll-up of a multi-server text report, whose
+// reports are in harm order (Ordered): the headline, a line per failing,
+// incomplete or unaudited server, and the passing ones on one line.
+func WriteRollup(w io.Writer, reports []DiffReport) {
 	v := rollup(reports)
 	fmt.Fprintf(w, "mcp-audit: %s\n", v.headline())
 	var passed []string
