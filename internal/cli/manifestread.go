@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
@@ -46,7 +47,7 @@ func decodeManifest(file string, data []byte) (*m.Manifest, error) {
 	case err == nil:
 		return man, nil
 	case errors.As(err, &te):
-		return nil, fail(te.Offset, "%s must be %s, not %s", cmpField(te.Field), goKind(te.Type), te.Value)
+		return nil, fail(te.Offset, "%s must be %s, not %s", cmpField(te.Field), goKind(te.Type), valueWords(te.Value))
 	case errors.Is(err, m.ErrSchemaVersion), errors.Is(err, m.ErrNotManifest):
 		return nil, fail(0, "%v", err)
 	}
@@ -101,4 +102,21 @@ func goKind(t reflect.Type) string {
 		return "a number"
 	}
 	return "another kind of value"
+}
+
+// valueWords names the kind of JSON value a decoding error found.
+func valueWords(v string) string {
+	switch {
+	case v == "string":
+		return "a text"
+	case v == "array":
+		return "a list"
+	case v == "object":
+		return "an object"
+	case v == "bool":
+		return "true or false"
+	case strings.HasPrefix(v, "number"):
+		return "a number (" + v + ")"
+	}
+	return v
 }

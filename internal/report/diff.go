@@ -96,11 +96,23 @@ func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
 	return fmt.Errorf("unknown format %q (want text, json, markdown or html)", format)
 }
 
+// nonNilReports gives the JSON report [] for every empty list, as its
+// schema says: the reports, and the suggested allow-lists' entries.
 func nonNilReports(r []DiffReport) []DiffReport {
-	if r == nil {
-		return []DiffReport{}
+	out := []DiffReport{}
+	for _, x := range r {
+		if a := x.SuggestedAllow; a != nil {
+			c := *a
+			for _, l := range []*[]string{&c.Hosts, &c.Paths, &c.Processes} {
+				if *l == nil {
+					*l = []string{}
+				}
+			}
+			x.SuggestedAllow = &c
+		}
+		out = append(out, x)
 	}
-	return r
+	return out
 }
 
 func title(r DiffReport) string {

@@ -30,7 +30,11 @@ func VerdictText(v string, findings []policy.Finding, pol policy.Policy, incompl
 		why = append(why, fmt.Sprintf("%s at or above %s", plural(len(above), "finding", "findings"), threshold(pol.FailOn)))
 	}
 	if len(harmful) > 0 {
-		why = append(why, fmt.Sprintf("%s, which fail at any threshold: %s", plural(len(harmful), "harmful finding", "harmful findings"), byKind(harmful)))
+		verb := "fail"
+		if len(harmful) == 1 {
+			verb = "fails"
+		}
+		why = append(why, fmt.Sprintf("%s, which %s at any threshold: %s", plural(len(harmful), "harmful finding", "harmful findings"), verb, byKind(harmful)))
 	}
 	switch {
 	case pol.FailOn > policy.Critical:
