@@ -137,7 +137,7 @@ func checkPullRequest(t *testing.T, job *runner, api *testenv.GitHub, hijack tes
 	if b, err := os.ReadFile(filepath.Join(job.ws, ".mcp-audit", "report.md")); err != nil || !bytes.Contains(b, []byte("gained a field")) {
 		t.Errorf("report in the workspace: %v", err)
 	}
-	if b, err := os.ReadFile(filepath.Join(job.ws, "mcp-audit.sarif")); err != nil || !bytes.Contains(b, []byte(`"ruleId": "payload"`)) {
+	if b, err := os.ReadFile(filepath.Join(job.ws, "mcp-audit.sarif")); err != nil || !bytes.Contains(b, []byte(`"ruleId": "payload/`)) {
 		t.Errorf("SARIF in the workspace: %v\n%.2000s", err, b)
 	}
 }

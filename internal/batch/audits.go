@@ -54,8 +54,10 @@ func Audits(out string) ([]Audited, string, error) {
 }
 
 // ReportHTML renders the report of a results directory as of generated,
-// the same page Publish writes.
-func ReportHTML(out, generated string) ([]byte, error) {
+// the page Publish writes, for a page served elsewhere: links gives each
+// card's links there (a link into the results directory would not
+// resolve).
+func ReportHTML(out, generated string, links Links) ([]byte, error) {
 	es, err := load(out)
 	if err != nil {
 		return nil, err
@@ -68,7 +70,10 @@ func ReportHTML(out, generated string) ([]byte, error) {
 	if err := json.Unmarshal(b, &idx); err != nil {
 		return nil, fmt.Errorf("index.json: %w", err)
 	}
-	return htmlReport(es, generated, profileLinks(idx))
+	if links == nil {
+		links = resultsLinks(profileLinks(idx))
+	}
+	return htmlReport(es, generated, links)
 }
 
 // generatedAt is when the results' index.json was written (RFC 3339).

@@ -12,6 +12,7 @@ import (
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -39,7 +40,9 @@ type sevCount struct {
 	N   int
 }
 
-type link struct{ Label, Href string }
+// Link is a link on a server's card: its label and where it goes, relative
+// to the page.
+type Link struct{ Label, Href string }
 
 // serverView is one server on the page.
 type serverView struct {
@@ -50,11 +53,11 @@ type serverView struct {
 	Cells                                   []cell
 	Lane                                    []laneSeg
 	Hosts                                   []hostGroup
-	Links                                   []link
+	Links                                   []Link
 	Findings, More                          []htmlFinding
 	Tools                                   int
 	Search                                  string
-	rank                                    harmRank
+	rank                                    report.Harm
 	hostNames                               []string
 }
 
@@ -75,16 +78,35 @@ type pageView struct {
 	Hosts     []hostRow
 }
 
-// htmlReport renders the self-contained report. profiles maps a server to
-// its published allow-list files (relative to the results directory).
-func htmlReport(es []entry, now string, profiles map[string][]link) ([]byte, error) {
+// Links are the links of a server's card; a page served elsewhere than
+// the results directory (the published site) gives its own.
+type Links func(r Record) []Link
+
+// resultsLinks are the links of a card in the results directory: the
+// manifest, the record with the findings and evidence, and the allow-list
+// files published for it (profiles, by server).
+func resultsLinks(profiles map[string][]Link) Links {
+	return func(r Record) []Link {
+		var out []Link
+		if r.Manifest != "" {
+			out = append(out, Link{"manifest", relLink(r.Manifest)})
+		}
+		if r.Status != "" {
+			out = append(out, Link{"findings and evidence", relLink("records/" + filepath.Base(recordPath("", r.Server)))})
+		}
+		return append(out, profiles[r.Server]...)
+	}
+}
+
+// htmlReport renders the self-contained report with each card's links.
+func htmlReport(es []entry, now string, links Links) ([]byte, error) {
 	pv := pageView{Generated: now}
 	for _, c := range matrixCols {
 		pv.Columns = append(pv.Columns, c.Label)
 	}
 	kinds, statuses := map[string]bool{}, map[string]bool{}
 	for i, e := range es {
-		s := serverOf(e, profiles[e.Server])
+		s := serverOf(e, links(e.Record))
 		s.ID = fmt.Sprintf("s%d", i)
 		for _, f := range e.Findings {
 			kinds[line(f.Kind)] = true
@@ -106,9 +128,9 @@ func htmlReport(es []entry, now string, profiles map[string][]link) ([]byte, err
 // serverOf builds a server's view. Server-controlled text is cleaned here
 // as in every renderer: html/template escapes markup, but bidi overrides
 // and invisible characters would still repaint a host name.
-func serverOf(e entry, profiles []link) *serverView {
+func serverOf(e entry, links []Link) *serverView {
 	s := &serverView{Server: line(e.Server), Target: line(shownTarget(e.Target)), Version: line(e.Version),
-		Reason: textsafe.OneLine(e.Reason, 600), Verdict: line(e.Verdict), Status: line(e.Outcome), rank: rankOf(e.Findings),
+		Reason: textsafe.OneLine(e.Reason, 600), Verdict: line(e.Verdict), Status: line(e.Outcome), rank: rankOf(e),
 		Cells: matrixRow(e.Findings)}
 	if e.Status == StatusFailed {
 		s.Status = "not audited"
@@ -124,13 +146,7 @@ func serverOf(e entry, profiles []link) *serverView {
 			Phase: textsafe.Line(f.Where(), 600), Summary: textsafe.Line(f.Summary, 1000), Evidence: textsafe.Line(f.Evidence, 2000)})
 	}
 	s.Findings, s.More = all[:min(len(all), firstFindings)], all[min(len(all), firstFindings):]
-	if e.Manifest != "" {
-		s.Links = append(s.Links, link{"manifest", relLink(e.Manifest)})
-	}
-	if e.Status != "" {
-		s.Links = append(s.Links, link{"findings and evidence", relLink("records/" + filepath.Base(recordPath("", e.Server)))})
-	}
-	s.Links = append(s.Links, profiles...)
+	s.Links = links
 	if e.man != nil {
 		s.Tools = len(e.man.Tools)
 		s.Lane = laneOf(e.man)
@@ -163,7 +179,7 @@ func tiles(es []entry) []tileView {
 		{count(func(e entry) bool { return e.Status == StatusDone && e.Outcome == m.StatusOK }), "ran normally"},
 		{count(func(e entry) bool { return e.Verdict == m.VerdictFail }), "fail policy"},
 		{count(func(e entry) bool { return e.Verdict == m.VerdictIncomplete }), "incomplete: not audited as a verdict needs"},
-		{count(func(e entry) bool { return anyFinding(e, kindIn(policy.KindCanary)) }), "touch a planted canary"},
+		{count(func(e entry) bool { return anyFinding(e, report.RealCanary) }), "touch a planted canary"},
 		{count(func(e entry) bool { return anyFinding(e, matrixCols[0].has) }), "contact hosts unprompted"},
 		{count(func(e entry) bool { return anyFinding(e, kindIn(policy.KindCredential)) }), "send the credential they were given"},
 		{count(func(e entry) bool { return e.Status != StatusDone || e.Outcome != m.StatusOK }), "did not run / not audited"},

@@ -123,3 +123,33 @@ func TestReportViewsInChromium(t *testing.T) {
 }
 
 func jsQ(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// TestMatrixHarmFirstInChromium: in the page, the server failing with
+// five high findings is the matrix's first row above six passing ones
+// whose only "canary" is the dotenv read, the canary tile counts none,
+// and a finding's summary and evidence do not run together.
+func TestMatrixHarmFirstInChromium(t *testing.T) {
+	out := t.TempDir()
+	for _, e := range harmFixture() {
+		writeDone(t, out, e.Server, sample(e.Server, "1.0.0"), e.Findings)
+	}
+	if err := Publish(out); err != nil {
+		t.Fatal(err)
+	}
+	b := testenv.Browse(t, filepath.Join(out, "report.html"), `body[data-ready="1"]`)
+	var order []string
+	b.Eval(`[...document.querySelectorAll("#matrix tbody tr button")].map(e => e.textContent)`, &order)
+	if len(order) != 7 || order[0] != "z-five-high" {
+		t.Errorf("matrix rows %v, want z-five-high first", order)
+	}
+	var tile string
+	b.Eval(`[...document.querySelectorAll("#tiles .tile")].map(e => e.innerText.replace(/\s+/g, " ")).find(s => s.includes("canary"))`, &tile)
+	if tile != "0 touch a planted canary" {
+		t.Errorf("canary tile %q, want 0", tile)
+	}
+	var text string
+	b.Eval(`document.querySelector('article[data-server="z-five-high"] .findings li').textContent`, &text)
+	if !strings.Contains(text, "during a call [startup] resolved through") {
+		t.Errorf("finding text %q runs together", text)
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -88,45 +89,24 @@ func matrixRow(fs []policy.Finding) []cell {
 	return row
 }
 
-// harm orders servers for the report: a planted canary first, then
-// persistence (a write that runs later), then by the worst findings,
-// then servers that did not run, then by name.
+// harm orders servers for the report as every report does
+// (report.Harm): the verdict first (fail, then incomplete or not
+// audited, then pass), then the worst severity, the harm class and the
+// counts, then by name. A server failing with five high findings sits
+// above every passing one, and a medium read of the decoy .env is no
+// canary theft.
 func harm(a, b *serverView) int {
-	return cmp.Or(
-		-cmp.Compare(a.rank.canary, b.rank.canary),
-		-cmp.Compare(a.rank.persist, b.rank.persist),
-		-slices.Compare(a.rank.sevs[:], b.rank.sevs[:]),
-		-cmp.Compare(b2i(a.Status != m.StatusOK), b2i(b.Status != m.StatusOK)),
-		strings.Compare(a.Server, b.Server))
+	return cmp.Or(a.rank.Compare(b.rank), strings.Compare(a.Server, b.Server))
 }
 
-func b2i(b bool) int {
-	if b {
-		return 1
+// rankOf ranks an entry; one that could not be audited ranks with the
+// incomplete: not audited is not a pass.
+func rankOf(e entry) report.Harm {
+	v := e.Verdict
+	if e.Status == StatusFailed || e.man == nil {
+		v = m.VerdictIncomplete
 	}
-	return 0
-}
-
-// harmRank is what harm compares.
-type harmRank struct {
-	canary, persist int
-	sevs            [5]int // critical, high, medium, low, info counts
-}
-
-func rankOf(fs []policy.Finding) harmRank {
-	var r harmRank
-	for _, f := range fs {
-		switch f.Kind {
-		case policy.KindCanary:
-			r.canary++
-		case policy.KindPersistence, policy.KindAIConfig:
-			r.persist++
-		}
-		if i := int(policy.Critical - f.Severity); i >= 0 && i < len(r.sevs) {
-			r.sevs[i]++
-		}
-	}
-	return r
+	return report.HarmOf(v, e.Findings)
 }
 
 // laneSeg is one phase on a server's lane: install | startup | calls | idle.

@@ -106,7 +106,7 @@ func Publish(out string) error {
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), results(es, now), 0o644); err != nil {
 		return err
 	}
-	html, err := htmlReport(es, now, profileLinks(idx))
+	html, err := htmlReport(es, now, resultsLinks(profileLinks(idx)))
 	if err != nil {
 		return err
 	}
@@ -136,14 +136,14 @@ func writeProfiles(out string, e entry) (toolHive, docker string, err error) {
 
 // profileLinks are the published allow-list files of each server, for
 // the report's links.
-func profileLinks(idx Index) map[string][]link {
-	out := map[string][]link{}
+func profileLinks(idx Index) map[string][]Link {
+	out := map[string][]Link{}
 	for _, e := range idx.Servers {
 		if e.ToolHive != "" {
-			out[e.Server] = append(out[e.Server], link{"ToolHive profile", relLink(e.ToolHive)})
+			out[e.Server] = append(out[e.Server], Link{"ToolHive profile", relLink(e.ToolHive)})
 		}
 		if e.Docker != "" {
-			out[e.Server] = append(out[e.Server], link{"Docker allow-list", relLink(e.Docker)})
+			out[e.Server] = append(out[e.Server], Link{"Docker allow-list", relLink(e.Docker)})
 		}
 	}
 	return out

@@ -2,12 +2,15 @@ package batch
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
+	"github.com/mcp-audit/mcp-audit/internal/report"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
 
@@ -81,7 +84,8 @@ func results(es []entry, now string) []byte {
 	g.hosts.render(&b, "Outbound, by server", "Hosts by name as the sinkhole saw them, with the phases that contacted them (`startup`, `idle`, `call:<tool>`, `install`).")
 	g.creds.render(&b, "Credentials given, and where they went", "")
 	g.sensitive.render(&b, "Sensitive files", "")
-	g.canary.render(&b, "Canaries", "")
+	g.canary.render(&b, "Canaries", "Planted credentials the server was never given, read, sent or shown.")
+	g.dotenv.render(&b, "The workspace .env, read", "The decoy .env of the working directory, which dotenv loads at startup (medium: a value from it sent anywhere is a canary finding).")
 	g.procs.render(&b, "Processes", "")
 	g.installs.render(&b, "Install scripts", "")
 	g.injections.render(&b, "Text aimed at the model, and offers that changed", "Tool, prompt and resource text with instructions for the model, and items whose text changed or that were offered only after the calls (a session's own rug pull, or a server that adds what it creates).")
@@ -95,17 +99,21 @@ func results(es []entry, now string) []byte {
 type gathered struct {
 	ok, clean, failed []entry
 	// One group per section, by server.
-	hosts, creds, sensitive, canary, procs, installs, injections grouped
+	hosts, creds, sensitive, canary, dotenv, procs, installs, injections grouped
+	// verdicts counts the servers by verdict; one not audited counts as
+	// incomplete.
+	verdicts map[string]int
 	// Servers that contacted hosts, by when: a host contacted unprompted
 	// matters more than one a tool call asked for.
 	hostsUnprompted, hostsCalls, hostsInstall map[string]bool
 }
 
 func gather(es []entry) *gathered {
-	g := &gathered{hosts: grouped{}, creds: grouped{}, sensitive: grouped{}, canary: grouped{}, procs: grouped{},
+	g := &gathered{hosts: grouped{}, creds: grouped{}, sensitive: grouped{}, canary: grouped{}, dotenv: grouped{}, procs: grouped{},
 		installs: grouped{}, injections: grouped{},
-		hostsUnprompted: map[string]bool{}, hostsCalls: map[string]bool{}, hostsInstall: map[string]bool{}}
+		hostsUnprompted: map[string]bool{}, hostsCalls: map[string]bool{}, hostsInstall: map[string]bool{}, verdicts: map[string]int{}}
 	for _, e := range es {
+		g.verdicts[verdictOf(e)]++
 		if e.man == nil {
 			g.failed = append(g.failed, e)
 			continue
@@ -156,7 +164,11 @@ func (g *gathered) add(server string, f policy.Finding) {
 	case policy.KindSensitive, policy.KindAIConfig, policy.KindPersistence:
 		g.sensitive.add(server, f.Summary+": "+f.Subject, f.Phase)
 	case policy.KindCanary:
-		g.canary.add(server, f.Subject, f.Phase)
+		if report.RealCanary(f) {
+			g.canary.add(server, f.Subject, f.Phase)
+		} else {
+			g.dotenv.add(server, f.Subject, f.Phase)
+		}
 	case policy.KindProcess, policy.KindShell:
 		if f.Phase == m.PhaseInstall {
 			g.installs.add(server, f.Evidence, f.Phase)
@@ -182,12 +194,14 @@ func (g *gathered) headline(b *bytes.Buffer, servers int, now string) {
 		"sinkhole unless configured otherwise, so nothing reached a real host. A finding is an observation with evidence, "+
 		"not an accusation.\n\n", now, servers)
 	fmt.Fprintf(b, "## Headline\n\n")
+	fmt.Fprintf(b, "* **%d** fail policy, **%d** are incomplete or could not be audited, **%d** pass; the table at the end lists every server, most harmful first.\n",
+		g.verdicts[m.VerdictFail], g.verdicts[m.VerdictIncomplete], g.verdicts[m.VerdictPass])
 	fmt.Fprintf(b, "* **%d** ran normally; **%d** of them with no finding at medium or above (clean).\n", len(g.ok), len(g.clean))
 	fmt.Fprintf(b, "* **%d** contacted or looked up hosts unprompted, at startup or idle; **%d** more only when a tool was called; "+
 		"**%d** had install scripts that did.\n", len(g.hostsUnprompted), onlyCalls, len(g.hostsInstall))
 	fmt.Fprintf(b, "* **%d** sent the credential they were given (a canary standing in for their API key) — where to is listed below.\n", len(g.creds))
 	fmt.Fprintf(b, "* **%d** touched credential, private, shell-startup or AI-client files.\n", len(g.sensitive))
-	fmt.Fprintf(b, "* **%d** touched a canary they were not given (a planted fake credential).\n", len(g.canary))
+	fmt.Fprintf(b, "* **%d** touched a canary they were not given (a planted fake credential); **%d** read the workspace .env at startup (dotenv).\n", len(g.canary), len(g.dotenv))
 	fmt.Fprintf(b, "* **%d** started processes while running (**%d** during install scripts).\n", len(g.procs), len(g.installs))
 	fmt.Fprintf(b, "* **%d** offer tool or prompt text aimed at the model, or changed what they offer during the session.\n", len(g.injections))
 	fmt.Fprintf(b, "* **%d** did not run normally or could not be audited (reasons below).\n", len(g.failed))
@@ -203,8 +217,12 @@ func failures(b *bytes.Buffer, failed []entry) {
 	}
 }
 
+// allServers is the table of every server, most harmful first (the
+// order of every report: verdict, worst severity, harm class, counts).
 func allServers(b *bytes.Buffer, es []entry) {
-	fmt.Fprintf(b, "\n## All servers\n\n| server | version | status | verdict | critical | high | medium | low | exercised |\n|---|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "\n## All servers\n\nMost harmful first.\n\n| server | version | status | verdict | critical | high | medium | low | exercised |\n|---|---|---|---|---|---|---|---|---|\n")
+	es = slices.Clone(es)
+	slices.SortStableFunc(es, func(a, b entry) int { return cmp.Or(rankOf(a).Compare(rankOf(b)), strings.Compare(a.Server, b.Server)) })
 	for _, e := range es {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %d | %d | %d | %d | %s |\n", md(e.Server), md(e.Version), status(e), e.Verdict,
 			e.Counts["critical"], e.Counts["high"], e.Counts["medium"], e.Counts["low"], md(strings.TrimPrefix(e.Coverage, "exercised: ")))
@@ -232,3 +250,11 @@ func uniq(s []string) []string {
 
 // md escapes text from manifests for Markdown.
 func md(s string) string { return textsafe.Markdown(s, 600) }
+
+// verdictOf is an entry's verdict; one not audited is incomplete.
+func verdictOf(e entry) string {
+	if e.Status == StatusFailed || e.man == nil || e.Verdict == "" {
+		return m.VerdictIncomplete
+	}
+	return e.Verdict
+}

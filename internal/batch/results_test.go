@@ -49,6 +49,7 @@ func TestResultsGolden(t *testing.T) {
 		done("quiet", "1.0.0", m.StatusOK, f(policy.Low, policy.KindHost, m.PhaseInstall, "registry.example", "")),
 		done("caller", "1.0.0", m.StatusOK, f(policy.Medium, policy.KindHost, "call:get", "only-on-call.example", "")),
 		done("given", "1.0.0", m.StatusOK, f(policy.High, policy.KindCredential, m.PhaseStartup, "env:TOKEN sent", "dns token.example")),
+		done("a-dotenv", "1.0.0", m.StatusOK, f(policy.Medium, policy.KindCanary, m.PhaseStartup, "file:<workspace>/.env file-read", "<workspace>/.env")),
 		crashed,
 		{Record: Record{Server: "broken|*name*", Target: "npm:broken", Status: StatusFailed, Reason: "fetching: <b>404</b>"}},
 	}

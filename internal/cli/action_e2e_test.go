@@ -70,7 +70,7 @@ func TestActionPullRequestRugPull(t *testing.T) {
 	if !strings.Contains(string(summary), "gained a field") {
 		t.Errorf("job summary:\n%s", summary)
 	}
-	if sarif, err := os.ReadFile(filepath.Join(ws, "mcp-audit.sarif")); err != nil || !strings.Contains(string(sarif), `"ruleId": "payload"`) {
+	if sarif, err := os.ReadFile(filepath.Join(ws, "mcp-audit.sarif")); err != nil || !strings.Contains(string(sarif), `"ruleId": "payload/`) {
 		t.Errorf("sarif: %v\n%s", err, sarif)
 	}
 	if rep, err := os.ReadFile(filepath.Join(ws, e.output("report"))); err != nil || !strings.Contains(string(rep), "gained a field") {

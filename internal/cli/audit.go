@@ -70,12 +70,24 @@ func runAudit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
+	if err := f.checkValues(); err != nil {
+		return err
+	}
+	if err := f.checkCombinations(setFlags(fs)); err != nil {
+		return err
+	}
 	opts, err := f.options(env, pos[0], pass)
 	if err != nil {
 		return err
 	}
-	if _, err := target.ParseSpec(opts.Target); err != nil {
+	spec, err := target.ParseSpec(opts.Target)
+	if err != nil {
 		return err // a usage error, before any engine is asked for
+	}
+	if f.cmd == "" {
+		if err := localPackageProblem(spec, f.bin); err != nil {
+			return err
+		}
 	}
 	deps, closeEngine, err := f.deps(ctx, env)
 	if err != nil {

@@ -43,6 +43,15 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	case common.clockRate < 1:
 		return fmt.Errorf("%w: --clock-rate must be at least 1", verdict.ErrUsage)
 	}
+	if err := checkDurations(duration{"dwell", *dwell, true}); err != nil {
+		return err
+	}
+	if err := checkNetwork(*network); err != nil {
+		return err
+	}
+	if err := common.check(); err != nil {
+		return err
+	}
 	if *jobs > defaultJobs {
 		fmt.Fprintf(env.Stderr, "batch: note: --jobs %d exceeds what this machine's cores and memory suggest (%d)\n", *jobs, defaultJobs)
 	}

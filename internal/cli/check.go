@@ -2,12 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
 func runCheck(ctx context.Context, env *Env, args []string) error {
@@ -30,6 +32,15 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkOutput("o", *out); err != nil {
+		return err
+	}
+	if o.Runs < 1 {
+		return fmt.Errorf("%w: --runs must be at least 1", verdict.ErrUsage)
+	}
+	if err := common.check(); err != nil {
+		return err
+	}
 	o.Servers = servers
 	cfg, err := loadConfig(o.Config)
 	if err != nil {
@@ -47,6 +58,9 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 // their mistakes are usage errors even without an engine.
 func runChecks(ctx context.Context, env *Env, common commonFlags, cfg *config.Config, o check.Options) ([]report.DiffReport, error) {
 	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkNetwork(o.Base.Sandbox.Network); err != nil {
 		return nil, err
 	}
 	o.Base = withCommon(env, common, o.Base)

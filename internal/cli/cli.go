@@ -59,6 +59,7 @@ func commands() []command {
 		{"merge", "merge batch shards into one result set", runMerge},
 		{"publish", "turn batch results into a static site: manifests, pages, index.json, Atom feed of changes", runPublish},
 		{"export", "turn a manifest into an allow-list (ToolHive profile, Docker catalog allowHosts)", runExport},
+		{"explain", "say what a finding kind means and what to do about it (explain KIND)", runExplain},
 		{"image", "build or inspect the sandbox image (image build [--flavor offline|dockerfile])", runImage},
 		{"cleanup", "remove sandbox containers left behind by interrupted runs", runCleanup},
 		{"version", "print the version", runVersion},

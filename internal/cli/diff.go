@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -29,6 +30,9 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 		fs.Usage()
 		return fmt.Errorf("%w: diff takes two manifests, OLD and NEW", verdict.ErrUsage)
 	}
+	if err := checkOutput("o", *out); err != nil {
+		return err
+	}
 	sev, err := policy.ParseSeverity(*failOn)
 	if err != nil {
 		return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
@@ -52,7 +56,8 @@ func runDiff(ctx context.Context, env *Env, args []string) error {
 		}
 	}
 	r := diff.Compare(mans[0], mans[1], pol)
-	return finishReports(env, format, *out, cfg, []report.DiffReport{{Server: *server, Baseline: true, Result: r, Old: mans[0], New: mans[1]}})
+	name := cmp.Or(*server, mans[1].Target.Name)
+	return finishReports(env, format, *out, cfg, []report.DiffReport{{Server: name, Baseline: true, Result: r, Old: mans[0], New: mans[1]}})
 }
 
 // readManifest reads a manifest named on the command line; a missing or
@@ -62,9 +67,5 @@ func readManifest(f string) (*m.Manifest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", verdict.ErrUsage, err)
 	}
-	man, err := m.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v", verdict.ErrUsage, f, err)
-	}
-	return man, nil
+	return decodeManifest(f, data)
 }

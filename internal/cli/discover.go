@@ -10,7 +10,7 @@ import (
 
 func runDiscover(ctx context.Context, env *Env, args []string) error {
 	fs := newFlagSet(env, "discover")
-	var common commonFlags
+	var common registryFlags
 	var servers stringList
 	common.register(fs)
 	cfgPath := fs.String("config", config.DefaultFile, "configuration file")

@@ -18,13 +18,27 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/target"
 )
 
+// registryFlags say where packages come from: every command that
+// resolves versions has them (discover has only these).
+type registryFlags struct {
+	registry   string
+	indexURL   string
+	caFiles    stringList
+	cacheDir   string
+	prerelease bool
+}
+
+func (c *registryFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.registry, "registry", "", "npm registry URL (default: NPM_CONFIG_REGISTRY, .npmrc, then npm's public registry)")
+	fs.StringVar(&c.indexURL, "index-url", "", "PyPI simple index URL for pypi: targets (default: PIP_INDEX_URL, pip.conf, then pip's public index)")
+	fs.Var(&c.caFiles, "ca-file", "extra CA bundle to trust for the registry (repeatable; NODE_EXTRA_CA_CERTS and SSL_CERT_FILE are honored too)")
+	fs.StringVar(&c.cacheDir, "cache-dir", "", "where installs are cached (default: "+target.DefaultCacheDir()+")")
+	fs.BoolVar(&c.prerelease, "prerelease", false, "let version ranges match prereleases")
+}
+
 // commonFlags are shared by every command that runs audits.
 type commonFlags struct {
-	registry     string
-	indexURL     string
-	caFiles      stringList
-	cacheDir     string
-	prerelease   bool
+	registryFlags
 	image        string
 	flavor       string
 	verbose      bool
@@ -36,11 +50,7 @@ type commonFlags struct {
 }
 
 func (c *commonFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.registry, "registry", "", "npm registry URL (default: NPM_CONFIG_REGISTRY, .npmrc, then npm's public registry)")
-	fs.StringVar(&c.indexURL, "index-url", "", "PyPI simple index URL for pypi: targets (default: PIP_INDEX_URL, pip.conf, then pip's public index)")
-	fs.Var(&c.caFiles, "ca-file", "extra CA bundle to trust for the registry (repeatable; NODE_EXTRA_CA_CERTS and SSL_CERT_FILE are honored too)")
-	fs.StringVar(&c.cacheDir, "cache-dir", "", "where installs are cached (default: "+target.DefaultCacheDir()+")")
-	fs.BoolVar(&c.prerelease, "prerelease", false, "let version ranges match prereleases")
+	c.registryFlags.register(fs)
 	fs.StringVar(&c.image, "image", sandbox.DefaultImage, "sandbox image")
 	fs.StringVar(&c.flavor, "image-flavor", sandbox.FlavorAuto, "how to build the image when missing: auto, dockerfile or offline")
 	fs.BoolVar(&c.verbose, "v", false, "verbose logging")
@@ -51,7 +61,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&c.clockRate, "clock-rate", audit.DefaultClockRate, "run the server's clock this many times faster than real time, so delayed payloads fire (1: real time)")
 }
 
-func (c *commonFlags) fetcher(env *Env) (*target.Fetcher, error) {
+func (c *registryFlags) fetcher(env *Env) (*target.Fetcher, error) {
 	cfg := target.LoadNPMConfig(env.Getenv)
 	if c.registry != "" {
 		cfg.Registry = strings.TrimSuffix(c.registry, "/") + "/"

@@ -38,6 +38,8 @@ var helps = map[string]struct{ usage, examples, about string }{
 	"merge":   {"mcp-audit merge --out DIR SHARD_DIR...", "mcp-audit merge --out results shard-1 shard-2", ""},
 	"publish": {"mcp-audit publish --out SITE [--mirror URL] RESULTS_DIR...", "mcp-audit publish --out site results-week-1 results-week-2", ""},
 	"export":  {"mcp-audit export [--format toolhive|docker] MANIFEST", "mcp-audit export --format docker manifest.json", ""},
+	"explain": {"mcp-audit explain [KIND]", "mcp-audit explain canary\n  mcp-audit explain sensitive-file/high",
+		"Prints what a finding kind means and what to do about it (docs/policy.md has the same text at the\nkind's anchor); without KIND, lists the kinds. A SARIF rule id (KIND/SEVERITY) works too."},
 	"image":   {"mcp-audit image build [--flavor offline|dockerfile] | image status", "mcp-audit image build --flavor offline\n  mcp-audit image status", ""},
 	"cleanup": {"mcp-audit cleanup [--images]", "mcp-audit cleanup --images", ""},
 }

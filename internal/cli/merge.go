@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
@@ -20,8 +19,8 @@ func runMerge(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("%w: usage: mcp-audit merge --out DIR SHARD_DIR…", verdict.ErrUsage)
 	}
 	for _, d := range pos {
-		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
+		if err := checkResultsDir(d); err != nil {
+			return err
 		}
 	}
 	if err := batch.Merge(*out, pos); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/site"
@@ -32,8 +31,8 @@ func runPublish(ctx context.Context, env *Env, args []string) error {
 		return fmt.Errorf("%w: usage: mcp-audit publish --out SITE [--base-url URL] [--mirror URL] RESULTS… (oldest first)", verdict.ErrUsage)
 	}
 	for _, d := range pos {
-		if _, err := os.Stat(d); err != nil {
-			return fmt.Errorf("%w: %w", verdict.ErrUsage, err)
+		if err := checkResultsDir(d); err != nil {
+			return err
 		}
 	}
 	if err := site.CheckBaseURL(o.BaseURL); err != nil {

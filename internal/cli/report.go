@@ -36,6 +36,9 @@ func runReport(ctx context.Context, env *Env, args []string) error {
 		fl.Usage()
 		return fmt.Errorf("%w: report takes manifests or batch result directories", verdict.ErrUsage)
 	}
+	if err := checkOutput("o", *out); err != nil {
+		return err
+	}
 	var cfg *config.Config
 	if *cfgPath != "" {
 		if cfg, err = loadConfig(*cfgPath); err != nil {
@@ -136,11 +139,16 @@ func judged(name string, man *m.Manifest, pol policy.Policy) report.DiffReport {
 func writeReport(env *Env, format, out string, cfg *config.Config, mans []*m.Manifest, reports []report.DiffReport) error {
 	var buf bytes.Buffer
 	if format == report.FormatText {
+		// Most harmful first, under one roll-up, as in every format.
+		reports = report.Ordered(reports)
+		if len(reports) > 1 {
+			report.WriteRollup(&buf, reports)
+		}
 		for i, r := range reports {
 			if i > 0 {
 				buf.WriteString("\n")
 			}
-			report.Summary(&buf, mans[i], r.Result.Findings, r.Result.Policy())
+			report.Summary(&buf, r.New, r.Result.Findings, r.Result.Policy())
 			if r.SuggestedAllow != nil {
 				report.AllowBlock(&buf, *r.SuggestedAllow, "")
 			}

@@ -2,16 +2,20 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-audit/mcp-audit/internal/cli"
+	"github.com/mcp-audit/mcp-audit/schemas"
 )
 
 func TestMain(m *testing.M) {
@@ -51,6 +55,28 @@ func runScripts(t *testing.T, dir string) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			// schema NAME FILE: FILE (JSON, or YAML for the configuration)
+			// is valid under schemas/NAME.
+			"schema": func(ts *testscript.TestScript, neg bool, args []string) {
+				if len(args) != 2 {
+					ts.Fatalf("usage: schema NAME FILE")
+				}
+				data := []byte(ts.ReadFile(args[1]))
+				if strings.HasSuffix(args[1], ".yml") {
+					var v any
+					ts.Check(yaml.Unmarshal(data, &v))
+					var err error
+					data, err = json.Marshal(v)
+					ts.Check(err)
+				}
+				err := schemas.Validate(args[0], data)
+				switch {
+				case neg && err == nil:
+					ts.Fatalf("%s is valid under %s", args[1], args[0])
+				case !neg && err != nil:
+					ts.Fatalf("%s: %v", args[1], err)
+				}
+			},
 			// exits N cmd args...: run cmd and require exit status N.
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if len(args) < 2 {

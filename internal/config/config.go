@@ -142,6 +142,13 @@ func Parse(path string, data []byte) (*Config, error) {
 		}
 		return fmt.Errorf("%w: %s: %s", ErrInvalid, path, fmt.Sprintf(format, a...))
 	}
+	if err := checkLayout(data); err != nil {
+		var ne *nodeError
+		if errors.As(err, &ne) {
+			return nil, fail(ne.line, "%s", ne.msg)
+		}
+		return nil, fail(0, "%s", err.Error())
+	}
 	var r raw
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -82,13 +83,24 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"servers:\n  a:\n    range: ^1\n", "c.yml:2: server a: target is missing"},
 		{"servers:\n  a:\n    target: npm:x\n    tool_args: {t: 5}\n", "c.yml:4: server a: tool_args.t must be a mapping"},
 		{"servers:\n  a:\n    target: npm:x\n    allow: {hosts: [\"api.*.com\"]}\n", "c.yml:4: server a: allow host"},
-		{"nope: 1\n", "field nope not found"},
+		{"nope: 1\n", "c.yml:1: unknown setting \"nope\" (known: allow_incomplete, baselines, fail_on, idle, network, servers)"},
 		{"fail_on: high\n", "no servers"},
 		{"servers:\n  a:\n    target: npm:x\n    idle: 3\n", "c.yml:4: server a: unknown setting \"idle\""},
-		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:4: server a: cannot unmarshal"},
-		{"servers:\n  a:\n    target: npm:x\n\n    env: [1]\n", "c.yml:5: server a: cannot unmarshal"},
-		{"servers:\n  a:\n    target: npm:x\n    timeout: 1s\n    allow:\n      hostz: [a]\n", "c.yml:5: server a: field hostz not found"},
-		{"servers:\n  a:\n    target: npm:x\n  b: [\n", "c.yml:4: did not find expected node content"},
+		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:4: server a: args must be a list, not the number 5"},
+		{"servers:\n  a:\n    target: npm:x\n\n    env: [1]\n", "c.yml:5: server a: env must be a mapping of name: value, not a list"},
+		{"servers:\n  a:\n    target: npm:x\n    timeout: 1s\n    allow:\n      hostz: [a]\n", "c.yml:6: server a: unknown setting \"hostz\" under allow (known: hosts, paths, processes)"},
+		{"servers:\n  a:\n    target: npm:x\n  b: [\n", "c.yml:4: not valid YAML: a value is missing, or a [ or { is not closed"},
+		{"", "c.yml: the file is empty: it needs a servers: section"},
+		{"# only a comment\n", "c.yml: the file is empty"},
+		{"servers:\n  a:\n    target: npm:x\n  a:\n    target: npm:y\n", "c.yml:4: \"a\" is given twice under servers (lines 2 and 4)"},
+		{"servers:\n  a:\n    target: npm:x\n    target: npm:y\n", "c.yml:4: \"target\" is given twice under server a (lines 3 and 4)"},
+		{"servers:\n  a: {target: npm:x}\n---\nservers: {}\n", "c.yml:3: a second YAML document (---) starts here"},
+		{"- a\n", "c.yml:1: the file must be a mapping of setting: value, not a list"},
+		{"servers:\n  a:\n    target: npm:x\n    http_port: eighty\n", "c.yml:4: server a: http_port must be a whole number, not \"eighty\""},
+		{"servers:\n  a:\n    target: npm:x\n    prerelease: maybe\n", "c.yml:4: server a: prerelease must be true or false, not \"maybe\""},
+		{"servers:\n  a:\n    target: npm:x\n    allow: hosts\n", "c.yml:4: server a: allow must be a mapping of setting: value, not \"hosts\""},
+		{"idle: 5\nservers: {a: {target: npm:x}}\n", "c.yml:1: idle must be a mapping of setting: value, not the number 5"},
+		{"fail_on: [high]\nservers: {a: {target: npm:x}}\n", "c.yml:1: fail_on must be a single value, not a list"},
 		{"idle:\n  quiet: 1s\n  max: soon\nservers: {a: {target: npm:x}}\n", "c.yml:3: \"soon\" is not a duration"},
 		{"servers:\n  a:\n    target: npm:x\n    timeout: -5s\n", "c.yml:4: server a: timeout must be positive"},
 		{"servers:\n  a:\n    target: npm:x\n    timeout: soon\n", "c.yml:4: server a: \"soon\" is not a duration"},
@@ -97,8 +109,14 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q:\n got %v\nwant …%s…", tc.yaml, err, tc.want)
 		}
+		// The user's words: no Go type or YAML tag reaches them.
+		if err != nil && goWords.MatchString(err.Error()) {
+			t.Errorf("%q: %v speaks Go", tc.yaml, err)
+		}
 	}
 }
+
+var goWords = regexp.MustCompile(`unmarshal|!!|\bEOF\b|in type|\bconfig\.(raw|[A-Z])|\bpolicy\.[A-Z]|\[\]string|map\[|struct \{`)
 
 func TestServerForPackage(t *testing.T) {
 	cfg, err := Parse("mcp-audit.yml", []byte("servers:\n  mail:\n    target: npm:@acme/mail\n  other:\n    target: npm:other\n"))

@@ -29,7 +29,9 @@ const (
 	Changed = "changed"
 )
 
-// Change is one difference in behavior.
+// Change is one difference in behavior. Detail is the line people read
+// (a word diff shows as [-removed-]{+added+}); the same facts are in
+// Field, Before, After and Words for programs.
 type Change struct {
 	Op    string `json:"op"`
 	Area  string `json:"area"` // one of manifest.Area*
@@ -37,6 +39,22 @@ type Change struct {
 	// Subject identifies what changed (a path, host, tool name).
 	Subject string `json:"subject"`
 	Detail  string `json:"detail,omitempty"`
+	// Field names what of the subject changed: "description", "title",
+	// "input schema", "body field", "email in payload", "host in payload",
+	// "query parameter", "header", "status", "outcome", "call plan".
+	Field string `json:"field,omitempty"`
+	// Before and After are the field's old and new value (a payload item
+	// removed or added, a call's outcome).
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+	// Words is a changed text as a word diff.
+	Words []Word `json:"words,omitempty"`
+}
+
+// Word is a run of a word diff: kept, added or removed text.
+type Word struct {
+	Op   string `json:"op"` // same, added or removed
+	Text string `json:"text"`
 }
 
 // Version names one side of a comparison.
@@ -76,13 +94,15 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 		New: Version{new.Target.Ecosystem, new.Target.Name, new.Target.Version},
 	}
 	if old.Outcome.Status != new.Outcome.Status {
-		r.add(Change{Op: Changed, Area: m.AreaOutcome, Subject: "status", Detail: old.Outcome.Status + " → " + new.Outcome.Status})
+		r.add(Change{Op: Changed, Area: m.AreaOutcome, Subject: "status", Detail: old.Outcome.Status + " → " + new.Outcome.Status,
+			Field: "status", Before: old.Outcome.Status, After: new.Outcome.Status})
 	}
 	r.tools(old, new)
 	r.surface(old, new)
 	r.phases(old, new)
 	r.requests(old, new)
 	r.calls(old, new)
+	r.groupUncalled(old, new)
 	r.findings(old, new, pol)
 	r.annotationFindings(old, new)
 	r.coverageFindings(old, new)
@@ -92,7 +112,9 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 		return cmp.Or(strings.Compare(areaOrder(a.Area), areaOrder(b.Area)), strings.Compare(a.Phase, b.Phase),
 			strings.Compare(a.Subject, b.Subject), strings.Compare(a.Op, b.Op), strings.Compare(a.Detail, b.Detail))
 	})
-	r.Changes = slices.Compact(r.Changes)
+	r.Changes = slices.CompactFunc(r.Changes, func(a, b Change) bool {
+		return a.Op == b.Op && a.Area == b.Area && a.Phase == b.Phase && a.Subject == b.Subject && a.Detail == b.Detail
+	})
 	if r.Changes == nil {
 		r.Changes = []Change{}
 	}
@@ -127,17 +149,7 @@ func (r *Result) tools(old, new *m.Manifest) {
 		case !ok:
 			r.add(Change{Op: Added, Area: m.AreaTool, Subject: t.Name, Detail: textsafe.OneLine(t.Description, 160)})
 		case o.Digest != t.Digest:
-			var parts []string
-			if o.Description != t.Description {
-				parts = append(parts, "description: "+TextDiff(o.Description, t.Description))
-			}
-			if string(m.CanonicalJSON(o.InputSchema)) != string(m.CanonicalJSON(t.InputSchema)) {
-				parts = append(parts, "input schema changed")
-			}
-			if o.Title != t.Title && len(parts) == 0 {
-				parts = append(parts, "title: "+TextDiff(o.Title, t.Title))
-			}
-			r.add(Change{Op: Changed, Area: m.AreaTool, Subject: t.Name, Detail: strings.Join(parts, "; ")})
+			r.add(toolChange(o, t))
 		}
 	}
 	for _, t := range old.Tools {
@@ -154,12 +166,18 @@ func TextDiff(a, b string) string {
 	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(a, b, false))
 	var sb strings.Builder
 	for _, d := range diffs {
-		t := strings.Join(strings.Fields(d.Text), " ")
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			sb.WriteString("[-" + t + "-]")
-		case diffmatchpatch.DiffInsert:
-			sb.WriteString("{+" + t + "+}")
+		// Whitespace is folded, and kept outside the markers, so words
+		// never run together: "an email. {+<IMPORTANT>…+}".
+		t := spaces.ReplaceAllString(d.Text, " ")
+		core := strings.TrimSpace(t)
+		lead, trail := t[:len(t)-len(strings.TrimLeft(t, " "))], t[len(strings.TrimRight(t, " ")):]
+		switch {
+		case core == "":
+			sb.WriteString(t)
+		case d.Type == diffmatchpatch.DiffDelete:
+			sb.WriteString(lead + "[-" + core + "-]" + trail)
+		case d.Type == diffmatchpatch.DiffInsert:
+			sb.WriteString(lead + "{+" + core + "+}" + trail)
 		default:
 			if len(t) > 60 {
 				t = t[:25] + " … " + t[len(t)-25:]
@@ -167,7 +185,7 @@ func TextDiff(a, b string) string {
 			sb.WriteString(t)
 		}
 	}
-	return sb.String()
+	return strings.TrimSpace(sb.String())
 }
 
 type entry struct {
@@ -243,6 +261,50 @@ func (r *Result) phases(old, new *m.Manifest) {
 	}
 }
 
+// groupUncalled replaces the removals of each call the new audit did not
+// make with one change saying so.
+func (r *Result) groupUncalled(old, new *m.Manifest) {
+	uncalled := uncalledPhases(old, new)
+	if len(uncalled) == 0 {
+		return
+	}
+	notCompared := map[string]int{}
+	kept := r.Changes[:0]
+	for _, c := range r.Changes {
+		if _, ok := uncalled[c.Phase]; ok && c.Op == Removed {
+			notCompared[c.Phase]++
+			continue
+		}
+		kept = append(kept, c)
+	}
+	r.Changes = kept
+	for phase, name := range uncalled {
+		r.add(Change{Op: Removed, Area: m.AreaCall, Phase: phase, Subject: name, Field: "call plan",
+			Detail: fmt.Sprintf("not called in the new audit: %d entries of its behavior not compared", notCompared[phase])})
+	}
+}
+
+// uncalledPhases are the calls the old audit made and the new one did
+// not (another call plan, --tool, a skipped call): their behavior is not
+// gone, it was not observed, so it is one change per call instead of a
+// removal per entry. Phase to the call's name.
+func uncalledPhases(old, new *m.Manifest) map[string]string {
+	made := map[string]bool{}
+	for _, p := range new.Phases {
+		made[p.Name] = true
+	}
+	for _, c := range new.Calls {
+		made[c.Phase] = true
+	}
+	out := map[string]string{}
+	for _, c := range old.Calls {
+		if !made[c.Phase] {
+			out[c.Phase] = c.Name
+		}
+	}
+	return out
+}
+
 type reqKey struct{ name, method, host, path string }
 
 type reqAgg struct {
@@ -311,10 +373,10 @@ func (r *Result) requests(old, new *m.Manifest) {
 			{"host in payload", b.hosts, a.hosts}, {"query parameter", b.queries, a.queries}, {"header", b.headers, a.headers},
 		} {
 			for _, x := range newItems(d.old, d.new) {
-				r.add(Change{Op: Added, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x})
+				r.add(Change{Op: Added, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x, Field: d.what, After: x})
 			}
 			for _, x := range newItems(d.new, d.old) {
-				r.add(Change{Op: Removed, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x})
+				r.add(Change{Op: Removed, Area: m.AreaRequest, Phase: a.phases[0], Subject: k.String(), Detail: d.what + " " + x, Field: d.what, Before: x})
 			}
 		}
 	}
@@ -346,7 +408,8 @@ func (r *Result) calls(old, new *m.Manifest) {
 	}
 	for _, c := range new.Calls {
 		if o, ok := before[c.Phase]; ok && o.Outcome != c.Outcome {
-			r.add(Change{Op: Changed, Area: m.AreaCall, Phase: c.Phase, Subject: c.Name, Detail: o.Outcome + " → " + c.Outcome})
+			r.add(Change{Op: Changed, Area: m.AreaCall, Phase: c.Phase, Subject: c.Name, Detail: o.Outcome + " → " + c.Outcome,
+				Field: "outcome", Before: o.Outcome, After: c.Outcome})
 		}
 	}
 }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,7 +26,7 @@ func TestPayloadChanges(t *testing.T) {
 	const subj = "POST api.mail.example/email"
 	const phase = "call:send_email"
 	req := func(op, detail string) Change {
-		return Change{Op: op, Area: "request", Phase: phase, Subject: subj, Detail: detail}
+		return itemChange(Change{Op: op, Area: "request", Phase: phase, Subject: subj, Detail: detail})
 	}
 	for _, tc := range []struct {
 		name     string
@@ -179,7 +180,7 @@ func TestSynthesizedAddressIsSupplied(t *testing.T) {
 	new.Calls[0].Args = json.RawMessage(`{}`)
 	sendEmail(new).Emails = []string{argsynth.Email}
 	r := Compare(old, new, policy.Policy{FailOn: policy.High})
-	want := []Change{{Op: Added, Area: "request", Phase: "call:send_email", Subject: "POST api.mail.example/email", Detail: "email in payload " + argsynth.Email}}
+	want := []Change{itemChange(Change{Op: Added, Area: "request", Phase: "call:send_email", Subject: "POST api.mail.example/email", Detail: "email in payload " + argsynth.Email})}
 	if diff := cmp.Diff(want, r.Changes); diff != "" {
 		t.Errorf("changes (-want +got):\n%s", diff)
 	}
@@ -206,4 +207,21 @@ func TestSchemaChosenAddressIsNotSupplied(t *testing.T) {
 	if r.Verdict != m.VerdictFail {
 		t.Errorf("verdict %s, findings %v, changes %v", r.Verdict, summaries(r.Findings), r.Changes)
 	}
+}
+
+// itemChange fills a payload item change's structured fields from its
+// Detail ("body field Bcc"): the item as Field and After (added) or
+// Before (removed), as the JSON report carries them.
+func itemChange(c Change) Change {
+	for _, f := range []string{"body field", "email in payload", "host in payload", "query parameter", "header"} {
+		if v, ok := strings.CutPrefix(c.Detail, f+" "); ok {
+			c.Field = f
+			if c.Op == Added {
+				c.After = v
+			} else {
+				c.Before = v
+			}
+		}
+	}
+	return c
 }

@@ -26,7 +26,7 @@ func (r *Result) surface(old, new *m.Manifest) {
 		case !ok:
 			r.add(Change{Op: Added, Area: m.AreaTool, Subject: k, Detail: textsafe.OneLine(after[k], 160)})
 		case o != after[k]:
-			r.add(Change{Op: Changed, Area: m.AreaTool, Subject: k, Detail: "description: " + TextDiff(o, after[k])})
+			r.add(textChange(Change{Op: Changed, Area: m.AreaTool, Subject: k}, "description", o, after[k]))
 		}
 	}
 	for k := range before {

@@ -69,6 +69,11 @@ func Canonicalize(m *Manifest) {
 	m.Target.Supplied = sortedUnique(m.Target.Supplied, strings.Compare)
 
 	m.Witness = sortedUnique(m.Witness, compareWitness)
+	if c := m.Coverage; c != nil {
+		// Empty lists are [] like every other (the schema says so); the
+		// order is coverage's.
+		c.Errors, c.NotCalled, c.Eras, c.Incomplete = nonNil(c.Errors), nonNil(c.NotCalled), nonNil(c.Eras), nonNil(c.Incomplete)
+	}
 	m.Tools = slices.Clone(m.Tools)
 	for i := range m.Tools {
 		m.Tools[i].InputSchema = CanonicalJSON(m.Tools[i].InputSchema)

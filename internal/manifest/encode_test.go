@@ -175,3 +175,25 @@ func TestToolDigestSurface(t *testing.T) {
 		t.Errorf("output schema or annotations do not change the digest")
 	}
 }
+
+// TestEmptyCoverageListsAreArrays: a fresh audit's coverage without
+// reasons encodes its empty lists as [], never null.
+func TestEmptyCoverageListsAreArrays(t *testing.T) {
+	man := &Manifest{SchemaVersion: SchemaVersion, Target: Target{Ecosystem: "npm", Name: "x", Version: "1"}, Outcome: Outcome{Status: StatusOK},
+		Coverage: &Coverage{}}
+	b, err := Encode(man)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Coverage map[string]any `json:"coverage"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	for k, x := range v.Coverage {
+		if x == nil {
+			t.Errorf("coverage.%s is null", k)
+		}
+	}
+}

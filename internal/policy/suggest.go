@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -34,8 +36,10 @@ func SuggestAllow(man *m.Manifest, fs []Finding) Allow {
 				a.Hosts = append(a.Hosts, h)
 			}
 		case KindSystemFile, KindWrite:
-			a.Paths = append(a.Paths, f.Subject)
-		case KindProcess, KindShell:
+			a.Paths = append(a.Paths, stablePath(f.Subject))
+		case KindProcess:
+			// A shell is never suggested: allowing /bin/sh allows
+			// anything a shell runs.
 			a.Processes = append(a.Processes, f.Subject)
 		}
 	}
@@ -48,3 +52,15 @@ func SuggestAllow(man *m.Manifest, fs []Finding) Allow {
 
 // Empty reports an allow-list with nothing in it.
 func (a Allow) Empty() bool { return len(a.Hosts)+len(a.Paths)+len(a.Processes) == 0 }
+
+// reStamp is a date and time in a file name, as npm's logs carry one
+// ("2026-12-01T10_20_30_123Z-debug-0.log"), or a long run of digits.
+var reStamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(T[\d_:.-]*Z?)?|\d{8,}`)
+
+// stablePath is a path as an allow-list entry that matches the next run
+// too: a time stamp in its file name becomes a * (path.Match, which
+// stays within the directory).
+func stablePath(p string) string {
+	dir, base := path.Split(p)
+	return dir + reStamp.ReplaceAllString(base, "*")
+}

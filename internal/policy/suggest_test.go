@@ -27,3 +27,22 @@ func TestSuggestAllow(t *testing.T) {
 		t.Errorf("suggestion (-want +got):\n%s", diff)
 	}
 }
+
+// TestSuggestAllowIsStable: the suggestion matches the next run too (a
+// time-stamped log name becomes a pattern) and never allows a shell.
+func TestSuggestAllowIsStable(t *testing.T) {
+	man := &m.Manifest{Outcome: m.Outcome{Status: m.StatusOK}, Phases: []m.Phase{{Name: m.PhaseInstall,
+		Files: []m.FileAccess{{Path: "~/.npm/_logs/2026-12-01T10_20_30_123Z-debug-0.log", Access: m.AccessWrite, Category: m.CatHome, Result: m.ResultOK}},
+	}, {Name: m.PhaseStartup,
+		Processes: []m.Process{{Path: "/bin/sh", Argv: []string{"sh", "-c", "uname -a"}, Shell: true, Result: m.ResultOK},
+			{Path: "/usr/bin/git", Argv: []string{"git", "status"}, Result: m.ResultOK}},
+	}}}
+	got := SuggestAllow(man, Evaluate(man, Policy{}))
+	want := Allow{Paths: []string{"~/.npm/_logs/*-debug-0.log"}, Processes: []string{"/usr/bin/git"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("suggestion (-want +got):\n%s", diff)
+	}
+	if !(Allow{Paths: got.Paths}).path("~/.npm/_logs/2026-12-02T08_00_00_000Z-debug-0.log") {
+		t.Error("the suggested pattern does not match the next run's log")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/buildinfo"
 	"github.com/mcp-audit/mcp-audit/internal/diff"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
@@ -21,8 +22,9 @@ const (
 
 // DiffReport is one server's comparison with context for rendering.
 type DiffReport struct {
-	// Server is the name in the configuration ("" for ad-hoc diffs).
-	Server string `json:"server,omitempty"`
+	// Server is the name in the configuration, or the package's name for
+	// an ad-hoc diff or report.
+	Server string `json:"server"`
 	// Baseline is false when there was no baseline: findings are then the
 	// new version's absolute findings.
 	Baseline bool         `json:"baseline"`
@@ -46,21 +48,43 @@ type DiffReport struct {
 	New *m.Manifest `json:"-"`
 }
 
-// WriteDiffs renders reports in a format.
+// ReportSchemaVersion is the version of the JSON report's format
+// (schemas/report.schema.json); bump it on an incompatible change.
+const ReportSchemaVersion = 1
+
+// JSONReport is the JSON report: its format's version, the tool that
+// wrote it, and the reports most harmful first.
+type JSONReport struct {
+	SchemaVersion int          `json:"schema_version"`
+	Tool          ToolInfo     `json:"tool"`
+	Reports       []DiffReport `json:"reports"`
+}
+
+// ToolInfo names the program that wrote an output.
+type ToolInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// WriteDiffs renders reports in a format, most harmful first; a text,
+// Markdown or HTML report of several servers starts with a roll-up.
 func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
 	switch format {
 	case FormatJSON:
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			Reports []DiffReport `json:"reports"`
-		}{nonNilReports(reports)})
+		return enc.Encode(JSONReport{SchemaVersion: ReportSchemaVersion, Tool: ToolInfo{"mcp-audit", buildinfo.Version()},
+			Reports: nonNilReports(Ordered(reports))})
 	case FormatMarkdown:
 		return markdownDiffs(w, reports)
 	case FormatHTML:
-		return htmlDiffs(w, reports)
+		return htmlDiffs(w, Ordered(reports))
 	case FormatText, "":
+		reports = Ordered(reports)
+		if len(reports) > 1 {
+			WriteRollup(w, reports)
+		}
 		for i, r := range reports {
 			if i > 0 {
 				fmt.Fprintln(w)
@@ -72,11 +96,23 @@ func WriteDiffs(w io.Writer, format string, reports []DiffReport) error {
 	return fmt.Errorf("unknown format %q (want text, json, markdown or html)", format)
 }
 
+// nonNilReports gives the JSON report [] for every empty list, as its
+// schema says: the reports, and the suggested allow-lists' entries.
 func nonNilReports(r []DiffReport) []DiffReport {
-	if r == nil {
-		return []DiffReport{}
+	out := []DiffReport{}
+	for _, x := range r {
+		if a := x.SuggestedAllow; a != nil {
+			c := *a
+			for _, l := range []*[]string{&c.Hosts, &c.Paths, &c.Processes} {
+				if *l == nil {
+					*l = []string{}
+				}
+			}
+			x.SuggestedAllow = &c
+		}
+		out = append(out, x)
 	}
-	return r
+	return out
 }
 
 func title(r DiffReport) string {
@@ -141,7 +177,7 @@ func textDiff(w io.Writer, r DiffReport) {
 	if ar := res.AcceptedRisk; ar != nil {
 		fmt.Fprintf(w, "accepted risk (recorded in the baseline %s): %s\n", line(ar.At), textsafe.Line(ar.Reason, 1000))
 	}
-	fmt.Fprintf(w, "verdict: %s (fail on %s)\n", res.Verdict, res.FailOn)
+	fmt.Fprintf(w, "verdict: %s\n", resultVerdict(r))
 	for _, reason := range res.Incomplete {
 		fmt.Fprintf(w, "  incomplete: %s\n", textsafe.Line(reason, 1000))
 	}
@@ -160,96 +196,6 @@ func textDiff(w io.Writer, r DiffReport) {
 const MarkdownMarker = "<!-- mcp-audit-report -->"
 
 var icons = map[policy.Severity]string{policy.Critical: "🔴", policy.High: "🟠", policy.Medium: "🟡", policy.Low: "🔵", policy.Info: "⚪"}
-
-func markdownDiffs(w io.Writer, reports []DiffReport) error {
-	failed, incomplete := 0, 0
-	for _, r := range reports {
-		switch {
-		case r.Error != "" || r.Result != nil && r.Result.Verdict == m.VerdictFail:
-			failed++
-		case r.Result != nil && r.Result.Verdict == m.VerdictIncomplete:
-			incomplete++
-		}
-	}
-	fmt.Fprintln(w, MarkdownMarker)
-	switch {
-	case len(reports) == 0:
-		fmt.Fprintln(w, "## mcp-audit: no MCP servers to check")
-	case failed == 0 && incomplete == 0:
-		fmt.Fprintf(w, "## mcp-audit: ✅ %d server(s) within policy\n", len(reports))
-	case failed == 0:
-		fmt.Fprintf(w, "## mcp-audit: ⚠️ %d of %d server(s) could not be audited completely\n", incomplete, len(reports))
-	default:
-		fmt.Fprintf(w, "## mcp-audit: ❌ %d of %d server(s) fail policy\n", failed, len(reports))
-	}
-	for _, r := range reports {
-		fmt.Fprintf(w, "\n### %s\n\n", md(title(r)))
-		if r.Error != "" {
-			fmt.Fprintf(w, "❌ The audit could not run: %s\n", md(r.Error))
-			continue
-		}
-		res := r.Result
-		verdict := "✅ within policy"
-		switch res.Verdict {
-		case m.VerdictFail:
-			verdict = "❌ fails policy"
-		case m.VerdictIncomplete:
-			verdict = "⚠️ incomplete: not audited as a verdict needs"
-		}
-		fmt.Fprintf(w, "%s (fails on %s and above). ", verdict, res.FailOn)
-		if !r.Baseline {
-			fmt.Fprint(w, "No baseline yet: these are all findings of this version.")
-		} else {
-			fmt.Fprintf(w, "%d behavior change(s) since the baseline.", len(res.Changes))
-		}
-		fmt.Fprintln(w)
-		if res.Coverage != "" {
-			fmt.Fprintf(w, "\n%s\n", md(res.Coverage))
-		}
-		for _, reason := range res.Incomplete {
-			fmt.Fprintf(w, "\n- ⚠️ %s", md(reason))
-		}
-		for _, n := range r.Notes {
-			fmt.Fprintf(w, "\n- ℹ️ %s", md(n))
-		}
-		if len(res.Incomplete)+len(r.Notes) > 0 {
-			fmt.Fprintln(w)
-		}
-		if len(res.Findings) > 0 {
-			fmt.Fprintln(w, "\n| Severity | Finding | Phase | Evidence |\n|---|---|---|---|")
-			for _, f := range res.Findings {
-				fmt.Fprintf(w, "| %s %s | %s | %s | %s |\n", icons[f.Severity], f.Severity, md(f.Summary), mdCode(f.Where()), mdCode(f.Evidence))
-			}
-		}
-		if len(res.Changes) > 0 {
-			fmt.Fprintf(w, "\n<details><summary>All %d behavior changes</summary>\n\n| | Area | Phase | What | Detail |\n|---|---|---|---|---|\n", len(res.Changes))
-			for i, c := range res.Changes {
-				if i == 200 {
-					fmt.Fprintf(w, "| | … | | %d more in the JSON report | |\n", len(res.Changes)-200)
-					break
-				}
-				sign := map[string]string{diff.Added: "➕", diff.Removed: "➖", diff.Changed: "✏️"}[c.Op]
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", sign, c.Area, mdCode(c.Phase), mdCode(c.Subject), mdCode(c.Detail))
-			}
-			fmt.Fprintln(w, "\n</details>")
-		}
-		if ar := res.AcceptedRisk; ar != nil {
-			fmt.Fprintf(w, "\n⚠️ **Accepted risk** (recorded in the baseline %s): %s\n", md(ar.At), md(ar.Reason))
-		}
-		switch {
-		case r.NotAcceptable != "":
-			fmt.Fprintf(w, "\n**Not offered as a baseline:** %s\n", md(r.NotAcceptable))
-		case r.Accept != "" && len(res.Findings) > 0:
-			fmt.Fprintf(w, "\nIf this behavior is expected, accept it as the new baseline:\n\n```sh\n%s\n```\n", strings.ReplaceAll(r.Accept, "`", ""))
-		}
-		if a := r.SuggestedAllow; a != nil && !a.Empty() {
-			var b strings.Builder
-			AllowBlock(&b, *a, "")
-			fmt.Fprintf(w, "\n<details><summary>Allow-list for what was observed</summary>\n\n```yaml\n%s```\n\n</details>\n", strings.ReplaceAll(b.String(), "`", "'"))
-		}
-	}
-	return nil
-}
 
 // md and mdCode are the report's names for textsafe's Markdown escaping.
 // md also keeps GitHub from making mentions and issue references of the

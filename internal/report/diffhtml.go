@@ -21,8 +21,15 @@ var diffPageTemplate string
 // no script.
 var diffPage = template.Must(template.New("diff").Parse(diffPageTemplate))
 
+// pageView is the page: a roll-up of several servers, then each one.
+type pageView struct {
+	Rollup  *rollupView
+	Servers []diffView
+}
+
 type diffView struct {
 	Title         string
+	Reason        string // the verdict's reason (VerdictText)
 	Old, New      string
 	Baseline      bool
 	Verdict       string
@@ -40,14 +47,17 @@ type diffView struct {
 
 type findingView struct{ Severity, Summary, Where, Evidence string }
 
-// htmlDiffs renders the rug-pull view of every report.
+// htmlDiffs renders the rug-pull view of every report, in the order
+// given (WriteDiffs passes them most harmful first). A report without a
+// baseline shows what the version does in one column: there is no
+// "before".
 func htmlDiffs(w io.Writer, reports []DiffReport) error {
 	var views []diffView
 	for _, r := range reports {
 		v := diffView{Title: title(r), Baseline: r.Baseline, Error: textsafe.OneLine(r.Error, 2000),
 			Accept: textsafe.Line(r.Accept, 1000), NotAcceptable: textsafe.Line(r.NotAcceptable, 1000)}
 		if res := r.Result; res != nil {
-			v.Old, v.New, v.Verdict = line(res.Old.Version), line(res.New.Version), res.Verdict
+			v.Old, v.New, v.Verdict, v.Reason = line(res.Old.Version), line(res.New.Version), res.Verdict, resultVerdict(r)
 			v.Coverage = textsafe.Line(res.Coverage, 500)
 			for _, s := range res.Incomplete {
 				v.Incomplete = append(v.Incomplete, textsafe.Line(s, 1000))
@@ -72,5 +82,10 @@ func htmlDiffs(w io.Writer, reports []DiffReport) error {
 		}
 		views = append(views, v)
 	}
-	return diffPage.Execute(w, views)
+	page := pageView{Servers: views}
+	if len(reports) > 1 {
+		ru := rollup(reports)
+		page.Rollup = &ru
+	}
+	return diffPage.Execute(w, page)
 }

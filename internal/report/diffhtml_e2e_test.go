@@ -28,8 +28,13 @@ func TestDiffHTMLInChromium(t *testing.T) {
 	}
 	var verdicts []string
 	b.Eval(`[...document.querySelectorAll("section.server")].map(s => s.dataset.verdict)`, &verdicts)
-	if strings.Join(verdicts, ",") != "fail,pass," {
-		t.Errorf("verdicts %q, want fail, pass and none (the server that could not be audited)", verdicts)
+	if strings.Join(verdicts, ",") != "fail,,pass" {
+		t.Errorf("verdicts %q, want fail, none (the server that could not be audited: it fails the check) and pass, most harmful first", verdicts)
+	}
+	var rollup []string
+	b.Eval(`[...document.querySelectorAll("div.rollup tr")].map(r => r.innerText)`, &rollup)
+	if len(rollup) != 3 || !strings.HasPrefix(rollup[0], "fail") || !strings.Contains(rollup[1], "fetching npm:broken") {
+		t.Errorf("roll-up rows %q: want the three servers, most harmful first", rollup)
 	}
 	rows := func(area, class string) []string {
 		var out []string
@@ -55,5 +60,34 @@ func TestDiffHTMLInChromium(t *testing.T) {
 	}
 	if c := b.Console(); len(c) != 0 {
 		t.Errorf("console: %q", c)
+	}
+}
+
+// TestReportHTMLWithoutBaseline: a version judged on its own (report,
+// audit --format html) shows what it does in one column, with no empty
+// "before" column.
+func TestReportHTMLWithoutBaseline(t *testing.T) {
+	r := sampleDiff()[0]
+	r.Baseline, r.Old = false, nil
+	var buf bytes.Buffer
+	if err := WriteDiffs(&buf, FormatHTML, []DiffReport{r}); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := testenv.Browse(t, page, "body")
+	var tables int
+	b.Eval(`document.querySelectorAll("table.sides").length`, &tables)
+	var hosts []string
+	b.Eval(`[...document.querySelectorAll('ul.observed[data-area="Hosts"] li')].map(l => l.innerText)`, &hosts)
+	if tables != 0 || len(hosts) != 2 || !strings.Contains(strings.Join(hosts, " "), "collect.evil.example") {
+		t.Errorf("%d before/after tables, hosts %q: want one column listing the version's hosts", tables, hosts)
+	}
+	var reason string
+	b.Eval(`document.querySelector(".reason").innerText`, &reason)
+	if !strings.HasPrefix(reason, "FAIL (") {
+		t.Errorf("verdict reason %q", reason)
 	}
 }

@@ -93,29 +93,11 @@ type sarifLocation struct {
 	} `json:"physicalLocation"`
 }
 
-var ruleText = map[string]string{
-	policy.KindCanary:        "A planted fake credential was read, modified, sent or returned",
-	KindIncomplete:           "The server could not be audited as a verdict needs (it did not start, answer or work; calls were skipped; the trace was cut)",
-	policy.KindPersistence:   "Modified a shell startup, autostart or scheduling file",
-	policy.KindAIConfig:      "Accessed AI client configuration",
-	policy.KindSensitive:     "Accessed a credential or private file",
-	policy.KindAntiAnalysis:  "Read a file that reveals tracing or a container",
-	policy.KindHost:          "Contacted a host that is not allow-listed",
-	policy.KindListener:      "Opened a listening socket",
-	policy.KindProcess:       "Started a process",
-	policy.KindShell:         "Started a shell",
-	policy.KindEscape:        "Anti-analysis or sandbox escape attempt",
-	policy.KindSystemFile:    "Read a system or home file",
-	policy.KindWrite:         "Wrote outside its package and temp",
-	policy.KindOutcome:       "The server did not run normally",
-	policy.KindTool:          "Tool description or schema change, or instructions aimed at the model",
-	policy.KindTrace:         "The evidence is incomplete",
-	policy.KindInstallScript: "Ran an install script",
-	"payload":                "A request payload changed: new field, recipient or host",
-}
-
-// policyDocs documents every finding kind.
-const policyDocs = "https://github.com/mcp-audit/mcp-audit/blob/main/docs/policy.md#finding-kinds"
+// RuleID is the SARIF rule of a finding: its kind and severity. GitHub
+// code scanning reads a result's severity from its rule only, so a rule
+// per kind and severity keeps each result's severity its own, whatever
+// else the file holds.
+func RuleID(kind string, sev policy.Severity) string { return kind + "/" + sev.String() }
 
 func level(s policy.Severity) string {
 	switch {
@@ -150,7 +132,11 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 	if cfg == "" {
 		cfg = "mcp-audit.yml"
 	}
-	used := map[string]policy.Severity{}
+	type ruleKey struct {
+		kind string
+		sev  policy.Severity
+	}
+	used := map[ruleKey]bool{}
 	seen := map[string]int{}
 	var results []sarifResult
 	for _, r := range reports {
@@ -158,9 +144,7 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			continue
 		}
 		for _, f := range r.Result.Findings {
-			if sev, ok := used[f.Kind]; !ok || f.Severity > sev {
-				used[f.Kind] = f.Severity
-			}
+			used[ruleKey{f.Kind, f.Severity}] = true
 			var loc sarifLocation
 			loc.PhysicalLocation.ArtifactLocation.URI = cfg
 			loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
@@ -177,7 +161,7 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			seen[key]++
 			sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%d", key, seen[key]))
 			results = append(results, sarifResult{
-				RuleID: f.Kind, Level: level(f.Severity), Message: sarifText{Text: textsafe.Line(msg, 4000)},
+				RuleID: RuleID(f.Kind, f.Severity), Level: level(f.Severity), Message: sarifText{Text: textsafe.Line(msg, 4000)},
 				Locations:           []sarifLocation{loc},
 				PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
 				Properties: map[string]any{"security-severity": securitySeverity(f.Severity), "severity": f.Severity.String(),
@@ -188,31 +172,21 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 	servers, incomplete := sarifServers(reports, cfg, s.Lines)
 	results = append(results, incomplete...)
 	if len(incomplete) > 0 {
-		if _, ok := used[KindIncomplete]; !ok {
-			used[KindIncomplete] = policy.Medium
-		}
+		used[ruleKey{KindIncomplete, policy.Medium}] = true
 	}
-	var kinds []string
+	var keys []ruleKey
 	for k := range used {
-		kinds = append(kinds, k)
+		keys = append(keys, k)
 	}
-	sort.Strings(kinds)
-	rules := []sarifRule{}
-	for _, k := range kinds {
-		text := ruleText[k]
-		if text == "" {
-			text = k
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].kind != keys[j].kind {
+			return keys[i].kind < keys[j].kind
 		}
-		rules = append(rules, sarifRule{ID: k, Name: k, ShortDescription: sarifText{Text: text},
-			FullDescription: sarifText{Text: text + ". mcp-audit found it while running the MCP server in its sandbox; the finding kind " + k + " is described in docs/policy.md."},
-			Help: sarifText{Text: "Review what the new version does differently. If it is expected, record the version as the baseline (the command is in the PR comment) or allow-list it in mcp-audit.yml; otherwise keep the old version.",
-				Markdown: "Review what the new version does differently. If it is expected, record it as the baseline (`mcp-audit baseline update`) or allow-list it in `mcp-audit.yml`; otherwise keep the old version. See [finding kinds](" + policyDocs + ")."},
-			HelpURI:              policyDocs,
-			DefaultConfiguration: sarifLevel{level(used[k])},
-			// GitHub reads security-severity from the rule, for rules
-			// tagged security; the result's copy is for other consumers.
-			Properties: map[string]any{"tags": []string{"security", "mcp"}, "security-severity": securitySeverity(used[k]),
-				"precision": "high", "problem.severity": level(used[k])}})
+		return keys[i].sev > keys[j].sev
+	})
+	rules := []sarifRule{}
+	for _, k := range keys {
+		rules = append(rules, sarifRuleFor(k.kind, k.sev))
 	}
 	if results == nil {
 		results = []sarifResult{}
@@ -250,10 +224,33 @@ func sarifServers(reports []DiffReport, cfg string, lines map[string]int) ([]map
 		loc.PhysicalLocation.Region.StartLine = max(1, lines[r.Server])
 		msg := fmt.Sprintf("%s %s could not be audited as a verdict needs: %s", r.Result.New.Name, r.Result.New.Version, strings.Join(r.Result.Incomplete, "; "))
 		sum := sha256.Sum256([]byte(r.Server + "\x00" + KindIncomplete))
-		results = append(results, sarifResult{RuleID: KindIncomplete, Level: level(policy.Medium), Message: sarifText{Text: textsafe.Line(msg, 4000)},
+		results = append(results, sarifResult{RuleID: RuleID(KindIncomplete, policy.Medium), Level: level(policy.Medium), Message: sarifText{Text: textsafe.Line(msg, 4000)},
 			Locations: []sarifLocation{loc}, PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},
 			Properties: map[string]any{"security-severity": securitySeverity(policy.Medium), "severity": policy.Medium.String(),
 				"server": line(r.Server), "version": line(r.Result.New.Version)}})
 	}
 	return servers, results
+}
+
+// sarifRuleFor is the rule of one kind at one severity: the kind's
+// documentation as its help (KindDoc, the same text as `mcp-audit
+// explain`), its docs anchor as its help URI, and the severity's level
+// and security-severity, which depend on nothing else in the file.
+func sarifRuleFor(kind string, sev policy.Severity) sarifRule {
+	d, ok := Explain(kind)
+	if !ok {
+		d = KindDoc{Kind: kind, Title: kind, What: "A finding of kind " + kind + ".", Do: "See the finding kinds in docs/policy.md."}
+	}
+	id := RuleID(kind, sev)
+	return sarifRule{ID: id, Name: id,
+		ShortDescription: sarifText{Text: capitalize(d.Title) + " (" + sev.String() + ")"},
+		FullDescription:  sarifText{Text: d.What},
+		Help: sarifText{Text: d.What + "\n\nWhat to do: " + d.Do + "\n\nMore: " + DocsLink(kind),
+			Markdown: d.What + "\n\n**What to do:** " + d.Do + "\n\n[Finding kind `" + kind + "`](" + DocsLink(kind) + ")"},
+		HelpURI:              DocsLink(kind),
+		DefaultConfiguration: sarifLevel{level(sev)},
+		// GitHub reads security-severity from the rule, for rules tagged
+		// security; the result's copy is for other consumers.
+		Properties: map[string]any{"tags": []string{"security", "mcp"}, "security-severity": securitySeverity(sev),
+			"precision": "high", "problem.severity": level(sev)}}
 }

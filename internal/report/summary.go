@@ -65,18 +65,7 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, pol policy
 	if c := clockLine(man.Run.ServerTime); c != "" {
 		fmt.Fprintf(w, "  clock:   %s\n", c)
 	}
-	quiet := 0
-	for _, p := range man.Phases {
-		text := phaseLine(p)
-		if text == "nothing observed" && strings.Contains(p.Name, ":") {
-			quiet++ // calls with no side effects: not worth a line each
-			continue
-		}
-		fmt.Fprintf(w, "  %-8s %s\n", line(p.Name)+":", text)
-	}
-	if quiet > 0 {
-		fmt.Fprintf(w, "  (%d calls with no observed side effects)\n", quiet)
-	}
+	writePhases(w, man.Phases)
 	writeUnstable(w, man.Run)
 	if man.Outcome.Status != m.StatusOK && man.Run.StderrTail != "" {
 		fmt.Fprintf(w, "  stderr (last lines):\n%s\n", indent(textsafe.Clean(lastLines(man.Run.StderrTail, 8)), "    | "))
@@ -103,40 +92,13 @@ func Summary(w io.Writer, man *m.Manifest, findings []policy.Finding, pol policy
 	writeVerdict(w, findings, pol, coverage.Incomplete(man))
 }
 
-// writeVerdict prints the verdict with its real reason: the findings at
-// or above the threshold, or the harm that fails at any threshold, or
-// what the audit could not observe.
+// writeVerdict prints the verdict with its real reason (VerdictText)
+// and what the audit could not observe.
 func writeVerdict(w io.Writer, findings []policy.Finding, pol policy.Policy, incomplete []string) {
-	reasons := func() {
-		for _, r := range incomplete {
-			fmt.Fprintf(w, "  - %s\n", textsafe.Line(r, 1000))
-		}
-	}
-	above, harmful := 0, 0
-	for _, f := range findings {
-		switch {
-		case f.Severity >= pol.FailOn:
-			above++
-		case policy.Harmful(f):
-			harmful++
-		}
-	}
-	switch v := policy.Verdict(findings, pol, incomplete); {
-	case pol.FailOn > policy.Critical:
-		fmt.Fprintf(w, "verdict: report only (--fail-on none): %s\n", v)
-		reasons()
-	case v == m.VerdictFail && above > 0:
-		fmt.Fprintf(w, "verdict: FAIL (%s at or above %s)\n", plural(above, "finding", "findings"), pol.FailOn)
-	case v == m.VerdictFail:
-		fmt.Fprintf(w, "verdict: FAIL (%s, which fail at any threshold)\n", plural(harmful, "harmful finding", "harmful findings"))
-	case v == m.VerdictIncomplete:
-		fmt.Fprintf(w, "verdict: INCOMPLETE (nothing at or above %s, but the audit could not observe what a verdict needs; --allow-incomplete to accept)\n", pol.FailOn)
-		reasons()
-	case len(incomplete) > 0:
-		fmt.Fprintf(w, "verdict: pass (nothing at or above %s; incomplete, allowed)\n", pol.FailOn)
-		reasons()
-	default:
-		fmt.Fprintf(w, "verdict: pass (nothing at or above %s)\n", pol.FailOn)
+	v := policy.Verdict(findings, pol, incomplete)
+	fmt.Fprintf(w, "verdict: %s\n", VerdictText(v, findings, pol, incomplete))
+	for _, r := range incomplete {
+		fmt.Fprintf(w, "  - %s\n", textsafe.Line(r, 1000))
 	}
 }
 
@@ -178,9 +140,7 @@ func phaseLine(p m.Phase) string {
 		sort.Strings(ns)
 		parts = append(parts, "looked up "+strings.Join(ns, ", "))
 	}
-	if len(p.Canaries) > 0 {
-		parts = append(parts, plural(len(p.Canaries), "CANARY HIT", "CANARY HITS"))
-	}
+	parts = append(parts, canaryParts(p.Canaries)...)
 	if len(p.Alerts) > 0 {
 		parts = append(parts, plural(len(p.Alerts), "alert", "alerts"))
 	}

@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,4 +70,37 @@ func TestSummaryUnstable(t *testing.T) {
 	var buf bytes.Buffer
 	Summary(&buf, man, nil, policy.Policy{FailOn: policy.High})
 	golden(t, "summary-unstable.txt", buf.Bytes())
+}
+
+// TestSummaryPhases: calls that did the same thing share one line, calls
+// that did nothing are counted, and only a canary the server was never
+// given is a CANARY HIT: the credential it was given and used, and the
+// decoy .env dotenv reads, are named for what they are.
+func TestSummaryPhases(t *testing.T) {
+	man := &m.Manifest{Target: m.Target{Ecosystem: "npm", Name: "api-mcp", Version: "2.0.0"}, Outcome: m.Outcome{Status: m.StatusOK},
+		Phases: []m.Phase{{Name: m.PhaseStartup, Canaries: []m.CanaryHit{
+			{Canary: "file:<workspace>/.env", How: m.HowFileRead, Evidence: "<workspace>/.env"}}}}}
+	for i := range 32 {
+		man.Phases = append(man.Phases, m.Phase{Name: fmt.Sprintf("call:tool_%02d", i),
+			DNS:      []m.DNSQuery{{Name: "api.vendor.example", Type: "A"}},
+			Canaries: []m.CanaryHit{{Canary: "env:VENDOR_API_KEY", How: m.HowSent, Given: true, Evidence: "https POST api.vendor.example/v1"}}})
+	}
+	man.Phases = append(man.Phases, m.Phase{Name: "call:quiet"}, m.Phase{Name: "call:thief",
+		Canaries: []m.CanaryHit{{Canary: "file:~/.npmrc", How: m.HowFileRead, Evidence: "~/.npmrc"}}}, m.Phase{Name: m.PhaseIdle})
+	var buf bytes.Buffer
+	Summary(&buf, man, nil, policy.Policy{FailOn: policy.High})
+	out := buf.String()
+	for _, want := range []string{
+		"  startup: read the workspace .env\n",
+		"  32 calls (call:tool_00, call:tool_01, call:tool_02, +29 more): looked up api.vendor.example; 1 use of the credential it was given\n",
+		"  call:thief: 1 CANARY HIT\n",
+		"  (1 call with no observed side effects)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "CANARY HIT"); n != 1 {
+		t.Errorf("%d CANARY HIT lines, want 1 (the decoy read only)", n)
+	}
 }

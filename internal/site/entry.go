@@ -38,9 +38,36 @@ func newEntry(res *diff.Result, published string) Entry {
 		e.Changes = append(e.Changes, diff.Change{Op: c.Op, Area: c.Area, Phase: textsafe.Line(c.Phase, 300),
 			Subject: textsafe.Line(c.Subject, 500), Detail: textsafe.Line(c.Detail, 1000)})
 	}
-	e.Title = fmt.Sprintf("[%s] %s %s → %s: %d finding(s), %d change(s)", e.Severity, e.Name, e.OldVersion, e.NewVersion,
-		len(e.Findings), len(e.Changes))
+	e.Title = fmt.Sprintf("[%s] %s %s → %s: %s", e.Severity, e.Name, e.OldVersion, e.NewVersion, e.headline())
 	return e
+}
+
+// headline says what changed, for a feed reader's list: the worst
+// finding, else the first change, and how many more there are.
+func (e Entry) headline() string {
+	more := func(n int, one, many string) string {
+		switch {
+		case n == 1:
+			return "; 1 more " + one
+		case n > 1:
+			return fmt.Sprintf("; %d more %s", n, many)
+		}
+		return ""
+	}
+	if len(e.Findings) > 0 {
+		f := e.Findings[0]
+		where := ""
+		if f.Phase != "" {
+			where = " [" + f.Phase + "]"
+		}
+		return textsafe.Line(f.Summary+where, 160) + more(len(e.Findings)-1, "finding", "findings") +
+			fmt.Sprintf("; %d behavior change(s)", len(e.Changes))
+	}
+	if len(e.Changes) > 0 {
+		c := e.Changes[0]
+		return textsafe.Line(c.Op+" "+c.Area+" "+c.Subject, 160) + more(len(e.Changes)-1, "change", "changes")
+	}
+	return "no behavior change"
 }
 
 // text renders an entry as the diff report renders a comparison, so the

@@ -2,6 +2,7 @@ package site
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -24,6 +25,7 @@ func TestPagesInChromium(t *testing.T) {
 	for page, want := range map[string][]string{
 		HomeFile:                  {`data-server="@s/alpha"`, "[high] @s/alpha 1.0.0 → 1.1.0", `href="npm/@s/alpha/index.html#v1.1.0"`},
 		"npm/@s/alpha/index.html": {`id="v1.1.0"`, `id="v1.0.0"`, "collect.evil.example", "Behavior changed since 1.0.0", "First audited version"},
+		ReportFile:                {`href="npm/@s/alpha/index.html#v1.`, `href="npm/@s/alpha/1.`},
 	} {
 		p := testenv.LoadPage(t, filepath.Join(site, filepath.FromSlash(page)), "", true)
 		if len(p.Console) != 0 {
@@ -34,6 +36,14 @@ func TestPagesInChromium(t *testing.T) {
 		}
 		if n := testenv.Colors(t, p.Screenshot); n < 4 {
 			t.Errorf("%s: screenshot has %d colors; the page looks blank", page, n)
+		}
+		// Text never runs together: evidence and details start after a
+		// space ("during a call resolved through…").
+		if bad := regexp.MustCompile(`[^\s>]<span class="ev">`).FindString(p.DOM); bad != "" {
+			t.Errorf("%s: text runs together at %q", page, bad)
+		}
+		if strings.Contains(p.DOM, `href="manifests/`) || strings.Contains(p.DOM, `href="records/`) {
+			t.Errorf("%s: links into a results directory the site does not have", page)
 		}
 		for _, w := range want {
 			if !strings.Contains(p.DOM, w) {

@@ -80,7 +80,7 @@ func (st *state) addRun(dir string, sum *Summary) error {
 		}
 	}
 	if later(generated, st.idx.ReportGeneratedAt) {
-		if st.report, err = batch.ReportHTML(dir, generated); err != nil {
+		if st.report, err = batch.ReportHTML(dir, generated, siteLinks); err != nil {
 			return err
 		}
 		st.idx.ReportGeneratedAt = generated
@@ -168,4 +168,20 @@ func compareVersions(a, b string) int {
 		return -1
 	}
 	return 1
+}
+
+// siteLinks are a server's links in the site's report.html: its page and
+// its version's stable manifest and allow-lists, which the site has (the
+// results directory's records and manifests/ are not published). A
+// version whose name is not usable in a URL has no page, and no links.
+func siteLinks(r batch.Record) []batch.Link {
+	p, err := pathsOf(r.Ecosystem, r.Name, r.Version)
+	if err != nil || r.Manifest == "" {
+		return nil
+	}
+	out := []batch.Link{{Label: "server page", Href: p.Page + "#" + anchor(r.Version)}, {Label: "manifest", Href: p.Manifest}}
+	if r.Verdict == m.VerdictPass {
+		out = append(out, batch.Link{Label: "ToolHive profile", Href: p.ToolHive}, batch.Link{Label: "Docker allow-list", Href: p.Docker})
+	}
+	return out
 }

@@ -9,11 +9,12 @@ import (
 	"testing"
 )
 
-// releasedAction is how the copy-paste workflows in docs/ use the Action:
-// the v1 tag, which the release workflow moves to a commit whose
-// action.yml runs the published image by digest (with build provenance).
-// It is the one reference TestHardened accepts without a commit SHA.
-const releasedAction = "mcp-audit/mcp-audit@v1"
+// releasedAction is how the copy-paste workflows in docs/ (and the
+// README) use the Action: pinned by the commit SHA of a release, with its
+// version in a comment, as every action is pinned (docs/action.md says
+// why); the reader puts in the SHA the release tag points to. It is the
+// one reference TestHardened accepts without a 40-digit SHA.
+const releasedAction = "mcp-audit/mcp-audit@<release-commit-sha>"
 
 // TestDocsShowTheShippedWorkflows: docs/action.md shows each copy-paste
 // workflow of docs/workflows verbatim, so the text people copy is the text
@@ -77,5 +78,31 @@ func TestDependabotKeepsPinsCurrent(t *testing.T) {
 		if !strings.Contains(string(data), "package-ecosystem: "+eco) {
 			t.Errorf("dependabot.yml does not watch %s", eco)
 		}
+	}
+}
+
+// TestOneWayToPinTheAction: the README and every doc pin the Action the
+// same way, by a release commit's SHA with a version comment; none uses a
+// movable tag.
+func TestOneWayToPinTheAction(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	files = append(files, filepath.Join(root, "README.md"))
+	wf, _ := filepath.Glob(filepath.Join(root, "docs", "workflows", "*.yml"))
+	uses := regexp.MustCompile(`mcp-audit/mcp-audit@(\S+)(\s*#\s*(v[0-9.]+))?`)
+	found := 0
+	for _, f := range append(files, wf...) {
+		body, _ := os.ReadFile(f)
+		for _, m := range uses.FindAllStringSubmatch(string(body), -1) {
+			if strings.HasPrefix(m[1], "sha256:") {
+				continue // the image by digest, not the Action
+			}
+			found++
+			if "mcp-audit/mcp-audit@"+m[1] != releasedAction || m[3] == "" {
+				t.Errorf("%s pins the Action as %q: want %s # vX.Y.Z", filepath.Base(f), m[0], releasedAction)
+			}
+		}
+	}
+	if found < 3 {
+		t.Errorf("the Action is named %d times in the README and docs", found)
 	}
 }
