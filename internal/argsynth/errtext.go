@@ -26,10 +26,13 @@ var (
 	reReceived = regexp.MustCompile("(?i)received\\s+[`'\"]([^`'\"]{1,80})[`'\"]")
 	// "Could not extract video ID from: https://…", "Invalid URL",
 	// "must match format \"uri\"", "video id must be inside a URL".
-	reFormat    = regexp.MustCompile(`(?i)(?:invalid|not a valid|must be a valid|could not (?:extract|parse)|unable to (?:extract|parse)|must match format)\s+"?(youtube\s+)?(video\s*id|url|uri|link|email|uuid|date-time|datetime|date)\b"?(?:[^:\n]{0,40}?(?:from|:)\s*:?\s*([^\s,]+))?`)
-	reInside    = regexp.MustCompile(`(?i)\b(video\s*id|id)\s+(?:must|should)\s+be\s+(?:inside|in|part of)\s+(?:a|an|the)?\s*(url|link)`)
-	reAt        = regexp.MustCompile("(?i)(?:\\bat\\s+(?:path\\s+)?[`'\"]|\\bpath[:=]\\s*\\[?\\s*[`'\"]?|instancePath[\"']?[:=]\\s*[\"']?)/?([A-Za-z_][\\w.]*)")
-	rePrefix    = regexp.MustCompile(`(?m)(?:^|[:,]\s)([A-Za-z_][\w.]*):\s+(?:expected|invalid|required|must|should)`)
+	reFormat = regexp.MustCompile(`(?i)(?:invalid|not a valid|must be a valid|could not (?:extract|parse)|unable to (?:extract|parse)|must match format)\s+"?(youtube\s+)?(video\s*id|url|uri|link|email|uuid|date-time|datetime|date)\b"?(?:[^:\n]{0,40}?(?:from|:)\s*:?\s*([^\s,]+))?`)
+	reInside = regexp.MustCompile(`(?i)\b(video\s*id|id)\s+(?:must|should)\s+be\s+(?:inside|in|part of)\s+(?:a|an|the)?\s*(url|link)`)
+	reAt     = regexp.MustCompile("(?i)(?:\\bat\\s+(?:path\\s+)?[`'\"]|\\bpath[:=]\\s*\\[?\\s*[`'\"]?|instancePath[\"']?[:=]\\s*[\"']?)/?([A-Za-z_][\\w.]*)")
+	rePrefix = regexp.MustCompile(`(?m)(?:^|[:,]\s)([A-Za-z_][\w.]*):\s+(?:expected|invalid|required|must|should)`)
+	// "data/count must be integer", "/mode must be equal to one of the
+	// allowed values" (ajv's instance path).
+	reAjvPath   = regexp.MustCompile(`(?:^|[\s,:])(?:data)?((?:/[\w-]+)+)\s+must\b`)
 	reUnknown   = regexp.MustCompile("(?i)(?:unrecognized key\\(?s?\\)? in object|unexpected (?:keyword )?argument|unknown (?:parameter|argument|property|field)|additionalProperty)\\s*:?\\s*[`'\"]?([A-Za-z_][\\w.]*)")
 	reNotValues = regexp.MustCompile(`(?i)^(?:provided|specified|set|given|supplied|present|passed|included|non-empty|empty|at least|at most|less|greater|between|positive|negative|inside|in\b|part of)`)
 	reParens    = regexp.MustCompile(`\([^)]{0,80}\)`)
@@ -46,7 +49,7 @@ func sentences(msg string) []Issue {
 	param := paramNamed(msg)
 	plain := reParens.ReplaceAllString(msg, "")
 	for _, loc := range reGroup.FindAllStringSubmatchIndex(plain, 4) {
-		if strings.HasSuffix(strings.ToLower(strings.TrimSpace(plain[:loc[0]])), " be") {
+		if before := strings.ToLower(strings.TrimSpace(plain[:loc[0]])); strings.HasSuffix(before, " be") || strings.HasSuffix(before, " to") {
 			continue // "must be one of: a, b" lists values, not parameters
 		}
 		m := []string{plain[loc[0]:loc[1]], plain[loc[2]:loc[3]], plain[loc[4]:loc[5]]}
@@ -55,6 +58,9 @@ func sentences(msg string) []Issue {
 			if !slices.Contains(notNames, strings.ToLower(id)) && !slices.Contains(names, id) {
 				names = append(names, id)
 			}
+		}
+		if len(names) > 0 && cut(plain[loc[5]:], m[2]) {
+			names[len(names)-1] += "*" // "Either 'code' or 'prom…": the name was cut
 		}
 		low := strings.ToLower(m[0])
 		excl := strings.Contains(low, "exactly") || strings.Contains(low, "not both") || strings.Contains(low, "only one")
@@ -77,11 +83,21 @@ func sentences(msg string) []Issue {
 	return out
 }
 
+// cut reports whether a clause runs into the end of a clipped message
+// ("… or 'prom…").
+func cut(after, clause string) bool {
+	t := strings.TrimRight(clause, " '\"`")
+	return strings.HasPrefix(after, "…") && reIdent.MatchString(t[max(0, len(t)-1):])
+}
+
 // paramNamed is the parameter a message names by position: "at
-// 'count'", "path: count", "count: Expected …".
+// 'count'", "path: count", "data/count must …", "count: Expected …".
 func paramNamed(msg string) string {
 	if m := reAt.FindStringSubmatch(msg); m != nil {
 		return m[1]
+	}
+	if m := reAjvPath.FindStringSubmatch(msg); m != nil {
+		return strings.ReplaceAll(strings.Trim(m[1], "/"), "/", ".")
 	}
 	if m := rePrefix.FindStringSubmatch(msg); m != nil && m[1] != "root" {
 		return m[1]

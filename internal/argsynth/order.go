@@ -27,9 +27,9 @@ var roleRank = map[Role]int{Creator: 0, Reader: 1, Other: 2, Updater: 3, Deleter
 // (create_entities, browser_navigate, kubectl-delete).
 var (
 	createVerbs = []string{"create", "add", "new", "insert", "post", "upload", "register", "init", "clone",
-		"open", "launch", "start", "navigate", "goto", "generate", "make", "write", "save", "put", "store", "remember",
+		"launch", "start", "navigate", "goto", "generate", "make", "write", "save", "put", "store", "remember",
 		"import", "fork", "publish", "send", "upsert", "connect", "login"}
-	readVerbs = []string{"get", "list", "read", "search", "find", "fetch", "query", "describe", "show", "view",
+	readVerbs = []string{"get", "list", "open", "read", "search", "find", "fetch", "query", "describe", "show", "view",
 		"status", "log", "logs", "diff", "count", "lookup", "browse", "explain", "inspect", "check", "scrape",
 		"map", "crawl", "extract", "download", "export", "snapshot", "screenshot", "info", "stats", "history", "blame"}
 	updateVerbs = []string{"update", "edit", "set", "modify", "patch", "rename", "move", "replace", "append",

@@ -56,8 +56,8 @@ func TestPlan(t *testing.T) {
 			"template": "Shipment schedule for November"},
 		ReasonCandidates: {"location": "Gothenburg, Sweden", "sort": "newest", "limit": 5.0, "mode": "map", "verbose": true, "checkin": "2026-04-10",
 			"template": "Shipment schedule for November"},
-		ReasonProbe: {"location": "Gothenburg, Sweden", "sort": "[7919, 7282].pop() * 7919", "limit": 20.0, "mode": "list", "verbose": false, "checkin": "2026-01-15",
-			"template": "Total: {{6940*7919}} ${6940*7919} <%= 6940*7919 %> #{6940*7919}"},
+		ReasonProbe: {"location": "Gothenburg, Sweden", "sort": "[7919, 92131282].pop() * 7919", "limit": 20.0, "mode": "list", "verbose": false, "checkin": "2026-01-15",
+			"template": "Total: {{54969940*7919}} ${54969940*7919} <%= 54969940*7919 %> #{54969940*7919}"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("-want +got\n%s", diff)

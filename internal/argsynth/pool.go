@@ -183,10 +183,13 @@ func (p *Pool) safe(s string) bool {
 	return !sensitive(s)
 }
 
-// sensitivePaths are the names of decoy credentials and system files.
-var sensitivePaths = []string{".env", ".ssh", ".aws", ".npmrc", ".netrc", ".docker", ".config", ".cursor", ".claude",
-	".gnupg", ".kube", "id_rsa", "id_ed25519", "credentials", ".git-credentials", "_history", "/etc/", "/proc/",
-	"/root", "/sys/", "/dev/", "file:"}
+// sensitivePaths are the names of decoy credentials and system files;
+// systemDirs the directories no call of the audit's should name.
+var (
+	sensitivePaths = []string{".env", ".ssh", ".aws", ".npmrc", ".netrc", ".docker", ".config", ".cursor", ".claude",
+		".gnupg", ".kube", "id_rsa", "id_ed25519", "credentials", ".git-credentials", "_history", "file:"}
+	systemDirs = []string{"/etc", "/proc", "/root", "/sys", "/dev", "/var", "/usr", "/bin", "/boot", "/run", "/tmp", "~", "$home"}
+)
 
 // sensitive reports whether s names a decoy credential, a system file, a
 // parent directory, or an absolute path outside the workspace.
@@ -204,5 +207,6 @@ func sensitive(s string) bool {
 // parent directory.
 func decoy(s string) bool {
 	l := strings.ToLower(s)
-	return slices.ContainsFunc(sensitivePaths, func(x string) bool { return strings.Contains(l, x) }) || strings.Contains(s, "..")
+	return slices.ContainsFunc(sensitivePaths, func(x string) bool { return strings.Contains(l, x) }) || strings.Contains(s, "..") ||
+		slices.ContainsFunc(systemDirs, func(d string) bool { return l == d || strings.HasPrefix(l, d+"/") })
 }

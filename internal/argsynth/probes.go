@@ -14,7 +14,7 @@ import (
 // own, whether the server evaluated, rendered, opened or fetched it:
 //
 //   - expression: code that computes a number no input contains, in the
-//     parameter's language ("[7919, 4133].pop() * 7919": a list and a
+//     parameter's language ("[7919, 14213077].pop() * 7919": a list and a
 //     method call, so a plain arithmetic parser does not compute it, only
 //     code evaluation does); the marker is the product, in the result;
 //   - template: the same product in the syntaxes template engines
@@ -139,7 +139,7 @@ func (c *compiled) probeFor(k, ptr string, p conj, lang kind) (Probe, bool) {
 	if lang != "" && in(string(kd), string(kJS), string(kPython), string(kShell)) {
 		kd = lang // the language the set names for its code
 	}
-	a := 1000 + int(hash(c.tool.Name+"\x00"+ptr)%9000)
+	a := 10_000_000 + int(hash(c.tool.Name+"\x00"+ptr)%90_000_000)
 	product := strconv.Itoa(a * factor)
 	pr := Probe{Pointer: ptr, Param: k, Declared: true, Markers: []Marker{{InResult, product}}}
 	expr := fmt.Sprintf("[%d, %d].pop() * %d", factor, a, factor)

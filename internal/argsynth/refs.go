@@ -150,21 +150,26 @@ func convert(v, like any) (any, bool) {
 }
 
 // descAt is the description of the schema at a pointer of the arguments,
-// found through properties and items (the first branch of a combinator).
+// found through properties and items (the first branch of a combinator);
+// an item without one has its list's ("An array of entity names").
 func (c *compiled) descAt(ptr string) string {
 	g := newGen(c, false)
 	cur := g.gather([]*jsonschema.Schema{c.root}, "")
+	desc := ""
 	for _, seg := range splitPointer(ptr) {
 		if _, err := strconv.Atoi(seg); err == nil {
 			cur = g.gather(cur.arrays().items, "")
 		} else {
-			cur = g.gather(cur.prop(seg), "")
+			cur, desc = g.gather(cur.prop(seg), ""), ""
+		}
+		if d := cur.description(); d != "" {
+			desc = d
 		}
 		if len(cur) == 0 {
-			return ""
+			break
 		}
 	}
-	return strings.ToLower(cur.description())
+	return strings.ToLower(desc)
 }
 
 // genericNouns are the words of containers, which say nothing about what

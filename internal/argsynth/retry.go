@@ -136,6 +136,7 @@ func (r *repair) known(k string) bool {
 func (r *repair) oneOf(is Issue) {
 	var members, present []string
 	for _, n := range is.Group {
+		n = r.complete(n)
 		if r.c.root.Properties[n] != nil || r.args[n] != nil {
 			members = append(members, n)
 			if r.args[n] != nil {
@@ -153,6 +154,21 @@ func (r *repair) oneOf(is Issue) {
 			delete(r.args, k)
 		}
 	}
+}
+
+// complete finds the parameter a name cut short in a clipped message
+// ("prom*") begins: the first, by name, of the tool's or the set's.
+func (r *repair) complete(n string) string {
+	prefix, ok := strings.CutSuffix(n, "*")
+	if !ok {
+		return n
+	}
+	for _, k := range append(sortedKeys(r.c.root.Properties), sortedKeys(r.args)...) {
+		if strings.HasPrefix(k, prefix) {
+			return k
+		}
+	}
+	return n
 }
 
 // takesString reports whether top-level parameter k is a string.

@@ -27,7 +27,7 @@ func (g *gen) str(c conj, name, at string) string {
 		// 'series/observations'", "format gls_*, e.g. 'gls_xyz123'",
 		// "Examples: \"/rest/api/3/project\"") takes it: it says what the
 		// value looks like better than a generic one.
-		if ex := example(desc); ex != "" && !g.used[ex] {
+		if ex := g.tc.example(desc); ex != "" && !g.used[ex] {
 			v = ex
 		}
 	}

@@ -2,6 +2,8 @@ package argsynth
 
 import (
 	"encoding/json"
+
+	"github.com/google/go-cmp/cmp"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -70,38 +72,73 @@ func loadStudy(t *testing.T) []studyServer {
 	return out
 }
 
-func TestStudyDump(t *testing.T) {
-	if os.Getenv("ARGSYNTH_DUMP") == "" {
-		t.Skip("set ARGSYNTH_DUMP=1")
-	}
-	for _, s := range loadStudy(t) {
-		for _, tool := range s.tools {
-			for _, set := range Plan(tool, nil) {
-				t.Logf("%s %s %s valid=%v %s", s.name, tool.Name, set.Reason, set.Valid, set.Args)
+// TestStudyPlans: for every tool of the 40 study servers the plan is
+// bounded, deterministic, free of tells, and every set validates against
+// the tool's schema (checked again with Validate).
+func TestStudyPlans(t *testing.T) {
+	tools, sets, valid := 0, map[Reason]int{}, 0
+	for i, s := range loadStudy(t) {
+		for j, tool := range s.tools {
+			tools++
+			plan := Plan(tool, nil)
+			if len(plan) == 0 || len(plan) > MaxSets || plan[0].Reason != ReasonRequired {
+				t.Errorf("%s %s: %d sets", s.name, tool.Name, len(plan))
+			}
+			if (i+j)%4 == 0 { // a quarter of the tools, to keep -short fast
+				if again := Plan(tool, nil); !cmp.Equal(plan, again) {
+					t.Errorf("%s %s: two plans differ", s.name, tool.Name)
+				}
+			}
+			own := strings.ToLower(tool.Description + string(tool.InputSchema))
+			for _, set := range plan {
+				sets[set.Reason]++
+				if err := Validate(tool.InputSchema, set.Args); err != nil || !set.Valid {
+					t.Errorf("%s %s %s: %s valid=%v: %v", s.name, tool.Name, set.Reason, set.Args, set.Valid, err)
+				} else {
+					valid++
+				}
+				for _, bad := range tells {
+					if strings.Contains(strings.ToLower(string(set.Args)), bad) && !strings.Contains(own, bad) {
+						t.Errorf("%s %s %s: %s contains %q", s.name, tool.Name, set.Reason, set.Args, bad)
+					}
+				}
 			}
 		}
 	}
+	t.Logf("%d tools: %d required, %d optional, %d candidates, %d probe sets; %d valid", tools,
+		sets[ReasonRequired], sets[ReasonOptional], sets[ReasonCandidates], sets[ReasonProbe], valid)
 }
 
-func TestStudyRetryDump(t *testing.T) {
-	if os.Getenv("ARGSYNTH_DUMP") == "" {
-		t.Skip("set ARGSYNTH_DUMP=1")
-	}
+// TestStudyFirstPassFixes measures, on the calls whose error named an
+// argument problem, whether the new required set already avoids it (no
+// correction proposed for it against the same message) or needs the
+// retry.
+func TestStudyFirstPassFixes(t *testing.T) {
+	avoided, retried := 0, 0
 	for _, s := range loadStudy(t) {
-		byName := map[string]Tool{}
+		tools := map[string]Tool{}
 		for _, tool := range s.tools {
-			byName[tool.Name] = tool
+			tools[tool.Name] = tool
 		}
 		for _, c := range s.calls {
-			if c.Outcome == "ok" || c.Detail == "" {
+			tool, ok := tools[c.Name]
+			if c.Outcome == "ok" || c.Detail == "" || c.Kind != "tool" || !ok {
 				continue
 			}
-			tool := byName[c.Name]
-			if c.Kind != "tool" {
-				tool = Tool{Name: c.Name}
+			if _, ok := Correct(tool, Set{Args: c.Args, Valid: true}, c.Detail); !ok {
+				continue
 			}
-			fixed, ok := Correct(tool, Set{Args: c.Args, Valid: true}, c.Detail)
-			t.Logf("%v %s %q\n   issues=%+v\n   %s -> %s", ok, c.Name, c.Detail[:min(len(c.Detail), 90)], ParseError(c.Detail), c.Args, fixed.Args)
+			set, _ := PlanSet(tool, ReasonRequired, nil)
+			if _, still := Correct(tool, set, c.Detail); still {
+				retried++
+				t.Logf("%s: the new first set %s still draws a retry", c.Name, set.Args)
+			} else {
+				avoided++
+			}
 		}
+	}
+	t.Logf("argument errors: %d avoided by the new first set, %d left to the retry", avoided, retried)
+	if avoided == 0 {
+		t.Error("the new first sets avoid none of the study's argument errors")
 	}
 }

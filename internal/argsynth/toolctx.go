@@ -24,6 +24,21 @@ type toolCtx struct {
 	desc   string // lower case, bounded
 	role   Role
 	groups []group
+	// examples caches each parameter description's first example.
+	examples map[string]string
+}
+
+// example is the first example a parameter's description gives.
+func (tc *toolCtx) example(desc string) string {
+	if tc.examples == nil {
+		tc.examples = map[string]string{}
+	}
+	ex, ok := tc.examples[desc]
+	if !ok {
+		ex = example(desc)
+		tc.examples[desc] = ex
+	}
+	return ex
 }
 
 // compiled is a tool's schema parsed and resolved once, for every set.
