@@ -21,7 +21,8 @@ const (
 
 // Pool holds the ids and names earlier calls returned, so later calls can
 // use them: a reader gets the id a creator made. Add is called with each
-// call's result as it arrives; Plan and Correct read it.
+// call's result as it arrives; Plan and PlanSet read it. A Pool is not
+// safe for concurrent use (the scheduler makes one call at a time).
 type Pool struct {
 	entries []entry
 	deny    func(string) bool

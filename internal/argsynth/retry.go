@@ -19,7 +19,9 @@ import (
 // the tool does not have, or when the fix would break a set that
 // validated: the message was then about something else, such as an API
 // answer the server could not parse. The scheduler makes at most one
-// retry per set and never retries a retry.
+// retry per set and never retries a retry. For a prompt, pass a Tool with
+// only its name: the arguments sent are then its parameters. The
+// references and probes whose values the fix left alone are kept.
 func Correct(t Tool, sent Set, msg string) (Set, bool) {
 	issues := ParseError(msg)
 	if len(issues) == 0 {
@@ -42,13 +44,20 @@ func Correct(t Tool, sent Set, msg string) (Set, bool) {
 	if sent.Valid && !valid {
 		return Set{}, false
 	}
+	kept := func(ptr string) bool { return same(getAt(orig, splitPointer(ptr)), getAt(r.args, splitPointer(ptr))) }
 	var refs []Ref
 	for _, ref := range sent.Refs {
-		if same(getAt(orig, splitPointer(ref.Pointer)), getAt(r.args, splitPointer(ref.Pointer))) {
+		if kept(ref.Pointer) {
 			refs = append(refs, ref)
 		}
 	}
-	return Set{Reason: ReasonRetry, Args: out, Valid: valid, Refs: refs, Probes: sent.Probes}, true
+	var probes []Probe
+	for _, p := range sent.Probes {
+		if kept(p.Pointer) {
+			probes = append(probes, p)
+		}
+	}
+	return Set{Reason: ReasonRetry, Args: out, Valid: valid, Refs: refs, Probes: probes}, true
 }
 
 func decodeArgs(raw json.RawMessage) map[string]any {
