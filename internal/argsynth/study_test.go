@@ -73,11 +73,13 @@ func loadStudy(t *testing.T) []studyServer {
 }
 
 // TestStudyPlans: for every tool of the 40 study servers the plan is
-// bounded, deterministic, free of tells, and every set validates against
-// the tool's schema (checked again with Validate).
+// bounded, deterministic, free of tells, every set validates against the
+// tool's schema (checked again with Validate), and the probes are safe
+// (checkStudyProbes).
 func TestStudyPlans(t *testing.T) {
-	tools, sets, valid := 0, map[Reason]int{}, 0
+	tools, sets, valid, markers := 0, map[Reason]int{}, 0, 0
 	for i, s := range loadStudy(t) {
+		probes := map[string][]Probe{}
 		for j, tool := range s.tools {
 			tools++
 			plan := Plan(tool, nil)
@@ -92,6 +94,7 @@ func TestStudyPlans(t *testing.T) {
 			own := strings.ToLower(tool.Description + string(tool.InputSchema))
 			for _, set := range plan {
 				sets[set.Reason]++
+				probes[tool.Name] = append(probes[tool.Name], set.Probes...)
 				if err := Validate(tool.InputSchema, set.Args); err != nil || !set.Valid {
 					t.Errorf("%s %s %s: %s valid=%v: %v", s.name, tool.Name, set.Reason, set.Args, set.Valid, err)
 				} else {
@@ -104,9 +107,13 @@ func TestStudyPlans(t *testing.T) {
 				}
 			}
 		}
+		markers += checkStudyProbes(t, s.name, probes)
 	}
-	t.Logf("%d tools: %d required, %d optional, %d candidates, %d probe sets; %d valid", tools,
-		sets[ReasonRequired], sets[ReasonOptional], sets[ReasonCandidates], sets[ReasonProbe], valid)
+	if markers < 50 {
+		t.Errorf("only %d probe markers over the study's tools", markers)
+	}
+	t.Logf("%d tools: %d required, %d optional, %d candidates, %d probe sets; %d valid; %d markers", tools,
+		sets[ReasonRequired], sets[ReasonOptional], sets[ReasonCandidates], sets[ReasonProbe], valid, markers)
 }
 
 // TestStudyFirstPassFixes measures, on the calls whose error named an
