@@ -14,16 +14,11 @@ func TestSynthesizeValidates(t *testing.T) {
 		"no required":  {`{"type":"object","properties":{"q":{"type":"string"}}}`, `{}`},
 		"email":        {`{"type":"object","properties":{"to":{"type":"string","format":"email"}},"required":["to"]}`, `{"to":"maria.lindqvist@brightwater-logistics.com"}`},
 		"by name":      {`{"type":"object","properties":{"url":{"type":"string"},"path":{"type":"string"}},"required":["url","path"]}`, `{"path":"/home/dev/workspace/README.md","url":"https://www.brightwater-logistics.com/reports/q3-summary"}`},
+		"one text":     {`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`, `{"text":"Quarterly report"}`},
 		"enum":         {`{"type":"object","properties":{"mode":{"enum":["fast","slow"]}},"required":["mode"]}`, `{"mode":"fast"}`},
-		"bounds":       {`{"type":"object","properties":{"n":{"type":"integer","minimum":5,"maximum":9},"x":{"type":"number","exclusiveMinimum":0,"maximum":0.5}},"required":["n","x"]}`, `{"n":5,"x":0.5}`},
-		"multipleOf":   {`{"type":"object","properties":{"n":{"type":"integer","minimum":3,"multipleOf":4}},"required":["n"]}`, `{"n":4}`},
-		"array nested": {`{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"minItems":2,"uniqueItems":true}},"required":["name","tags"]}}},"required":["entities"]}`, `{"entities":[{"name":"Maria Lindqvist","tags":["Quarterly report","Quarterly report-2"]}]}`},
-		"ref":          {`{"type":"object","$defs":{"p":{"type":"object","properties":{"email":{"type":"string"}},"required":["email"]}},"properties":{"person":{"$ref":"#/$defs/p"}},"required":["person"]}`, `{"person":{"email":"maria.lindqvist@brightwater-logistics.com"}}`},
-		"anyOf null":   {`{"type":"object","properties":{"limit":{"anyOf":[{"type":"null"},{"type":"integer","minimum":10}]}},"required":["limit"]}`, `{"limit":10}`},
+		"array nested": {`{"type":"object","properties":{"entities":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"tags":{"type":"array","items":{"type":"string"},"minItems":2,"uniqueItems":true}},"required":["name","tags"]}}},"required":["entities"]}`, `{"entities":[{"name":"Maria Lindqvist","tags":["Quarterly report","Shipment schedule for November"]}]}`},
 		"pattern":      {`{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{2}$"}},"required":["code"]}`, `{"code":"AAA-00"}`},
-		"lengths":      {`{"type":"object","properties":{"s":{"type":"string","minLength":20},"t":{"type":"string","maxLength":3}},"required":["s","t"]}`, `{"s":"Quarterly reportxxxx","t":"Qua"}`},
-		"date-time":    {`{"type":"object","properties":{"since":{"type":"string","format":"date-time"}},"required":["since"]}`, `{"since":"2026-01-01T00:00:00Z"}`},
-		"const":        {`{"type":"object","properties":{"v":{"const":2}},"required":["v"]}`, `{"v":2}`},
+		"date-time":    {`{"type":"object","properties":{"since":{"type":"string","format":"date-time"}},"required":["since"]}`, `{"since":"2026-01-15T09:30:00Z"}`},
 		"draft07 bool": {`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"],"additionalProperties":false}`, `{"ok":false}`},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -38,6 +33,36 @@ func TestSynthesizeValidates(t *testing.T) {
 				t.Errorf("synthesized arguments do not validate")
 			}
 		})
+	}
+}
+
+// TestSynthesizeBadSchema: a schema that is not JSON is an error, and
+// {} is sent.
+func TestSynthesizeBadSchema(t *testing.T) {
+	got, valid, err := Synthesize(json.RawMessage(`{"type":`))
+	if err == nil || valid || string(got) != `{}` {
+		t.Errorf("got %s valid=%v err=%v", got, valid, err)
+	}
+}
+
+// TestValidateRefusesSelfReference: the validator recurses forever on a
+// schema that refers to itself at one location and the stack overflow
+// kills the process; Validate refuses such a schema instead (without
+// guard this test crashes the test binary).
+func TestValidateRefusesSelfReference(t *testing.T) {
+	for _, schema := range []string{`{"$ref":"#"}`, `{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, `{"$anchor":"x","anyOf":[{"$ref":"#x"}]}`} {
+		if err := Validate(json.RawMessage(schema), json.RawMessage(`{}`)); err == nil {
+			t.Errorf("%s: validated", schema)
+		}
+	}
+	// Control: recursion through a property descends into the value and
+	// is validated.
+	tree := `{"type":"object","properties":{"child":{"$ref":"#"}}}`
+	if err := Validate(json.RawMessage(tree), json.RawMessage(`{"child":{"child":{}}}`)); err != nil {
+		t.Errorf("recursive tree: %v", err)
+	}
+	if err := Validate(json.RawMessage(tree), json.RawMessage(`{"child":1}`)); err == nil {
+		t.Error("recursive tree accepted a number child")
 	}
 }
 
@@ -72,16 +97,32 @@ func TestRealToolSchemas(t *testing.T) {
 	t.Logf("%d tool schemas", n)
 }
 
-// TestValuesLookReal keeps synthesized values free of what would tell a
-// server it is being audited: the auditor's name, reserved test domains.
+// tells are what would tell a server it is being audited: the auditor's
+// name, reserved test domains, the word probe.
+var tells = []string{"mcp-audit", "audit", "probe", ".test", ".example", "example.", ".invalid", ".localhost", "canary", "sinkhole"}
+
+// TestValuesLookReal keeps every value argsynth can send free of tells.
 func TestValuesLookReal(t *testing.T) {
-	names := []string{"text", "email", "url", "host", "path", "dir", "id", "name", "username", "query", "company", "title"}
-	for _, n := range names {
-		v := ForName(n)
-		for _, bad := range []string{"mcp-audit", "audit", "probe", ".test", ".example", "example.", ".invalid", ".localhost"} {
+	check := func(what, v string) {
+		for _, bad := range tells {
 			if strings.Contains(strings.ToLower(v), bad) {
-				t.Errorf("value for %q is %q: contains %q", n, v, bad)
+				t.Errorf("%s is %q: contains %q", what, v, bad)
 			}
 		}
 	}
+	for k, list := range values {
+		for _, v := range list {
+			check(string(k), v)
+		}
+	}
+	for _, s := range services {
+		for _, u := range s.urls {
+			check("service URL", u)
+		}
+	}
+	for _, n := range []string{"text", "email", "url", "host", "path", "dir", "id", "name", "username", "query", "company", "title"} {
+		check("ForName("+n+")", ForName(n))
+	}
+	check("marker file", MarkerPath+MarkerContent)
+	check("probe domain", ProbeDomain)
 }

@@ -7,7 +7,7 @@ func TestExpandURI(t *testing.T) {
 		"notes:///{name}":              "notes:///Maria%20Lindqvist",
 		"file://{+path}":               "file:///home/dev/workspace/README.md",
 		"docs://{id}{#section}":        "docs://48213#Quarterly%20report",
-		"repo://{owner}/{repo}/{.ext}": "repo://mlindqvist/Quarterly%20report/.Quarterly%20report",
+		"repo://{owner}/{repo}/{.ext}": "repo://mlindqvist/fleet-dashboard/.Quarterly%20report",
 		"api://x{/user,id}":            "api://x/mlindqvist/48213",
 		"api://x{;id}":                 "api://x;id=48213",
 		"search://all{?query,limit}":   "search://all?query=shipping%20delays%20october&limit=Quarterly%20report",
