@@ -1,0 +1,106 @@
+package policy
+
+import (
+	"regexp"
+	"unicode"
+	"unicode/utf8"
+)
+
+// scripts are the writing systems of the languages covered beside Latin;
+// a scriptSet has bit i set when a text uses scripts[i].
+var scripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Devanagari, unicode.Cyrillic, unicode.Arabic}
+
+type scriptSet uint
+
+// scriptsIn lists the scripts of text (folding keeps them, but for the
+// Cyrillic letters that look Latin).
+func scriptsIn(text string) scriptSet {
+	var set scriptSet
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		i += n
+		for k, t := range scripts {
+			if unicode.Is(t, r) {
+				set |= 1 << k
+				break
+			}
+		}
+	}
+	return set
+}
+
+// mask is the scriptSet of the language's scripts.
+func (l *compiledLanguage) mask() scriptSet {
+	var set scriptSet
+	for _, t := range l.script {
+		for k, s := range scripts {
+			if s == t {
+				set |= 1 << k
+			}
+		}
+	}
+	return set
+}
+
+// reads reports whether the language's rules are worth reading on a text
+// (lower case, folded) that uses the scripts present.
+func (l *compiledLanguage) reads(lower string, present scriptSet) bool {
+	if len(l.script) > 0 {
+		return present&l.mask() != 0
+	}
+	if len(l.need) == 0 {
+		return true
+	}
+	return containsAny(" "+lower+" ", l.need)
+}
+
+// languageRules builds the rules of every language: its core requests,
+// tool shadowing, and (in messages) the model addressed.
+func languageRules() []injectionRule {
+	var out []injectionRule
+	for i := range compiledLanguages {
+		l := &compiledLanguages[i]
+		suffix := ""
+		if l.code != "en" {
+			suffix = " (" + l.name + ")"
+		}
+		add := func(what string, re *regexp.Regexp, r injectionRule) {
+			if re != nil {
+				r.what, r.re, r.lang = what+suffix, re, l
+				out = append(out, r)
+			}
+		}
+		add("overrides other instructions", l.ignoreRe, injectionRule{})
+		add("asks to keep something from the user", l.hideRe, injectionRule{})
+		add("asks to read local files", l.readRe, injectionRule{file: true, keep: l.notNegated, need: secretHints})
+		add("sets rules for other tools", l.scopeRe, injectionRule{keep: l.shadows, need: needWords(l.scopeNeed...)})
+		add("sets rules for other tools", l.onsetRe, injectionRule{keep: l.fromNowOn})
+		add("addresses the model", l.addressRe, injectionRule{messages: true, need: needWords(l.addressNeed...)})
+	}
+	return append(out, structuralRules...)
+}
+
+// secretHints are words of which a text must hold one for a request to
+// read a local secret to be possible (see secretPattern).
+var secretHints = needWords(".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", ".env", "mcp.json", "claude_desktop_config", ".aws", ".npmrc", ".netrc", ".pgpass",
+	".git-credentials", ".docker", ".kube", "/etc/", "private key", "ssh key", "credential", "私钥", "私鑰", "凭证", "憑證", "凭据", "憑據", "密钥文件", "秘密鍵", "認証情報", "資格情報",
+	"개인", "비밀", "자격", "ключ", "данн", "chave privada", "credenciais", "कुंजी", "प्राइवेट", "क्रेडेंशियल", "المفتاح", "الاعتماد", "chiave privata", "credenziali",
+	"ozel anahtar", "kimlik bilgileri", "cle privee", "identifiants", "privater schlussel", "zugangsdaten", "clave privada", "credenciales")
+
+// notNegated keeps a match with no negation of the language in it or just
+// before it in the same sentence ("不要读取", "ne lisez pas").
+func (l *compiledLanguage) notNegated(_ *judging, text string, loc []int) bool {
+	if l.negRe == nil {
+		return true
+	}
+	from, _ := sentenceBounds(text, loc[0], loc[1])
+	from = max(from, loc[0]-24)
+	for from > 0 && !utf8.RuneStart(text[from]) {
+		from++
+	}
+	return !l.negRe.MatchString(text[from:loc[1]])
+}
