@@ -62,11 +62,25 @@ type injectionRule struct {
 	// keep judges a match further (the structure the expression alone
 	// cannot say); false drops it.
 	keep func(j *judging, text string, loc []int) bool
+	// whole: read on the whole text, not sentence by sentence (a comment
+	// may hold several sentences); lines: read line by line, its keep
+	// seeing the whole text (a command's directive may be on the line
+	// before it).
+	whole, lines bool
+	// lits are the expression's required literals (injection_prefilter.go).
+	lits []string
 }
 
 // allRules are the English rules (injection_rules.go) and the rules
 // built from the language tables.
-var allRules = append(slices.Clip(injectionRules), languageRules()...)
+var allRules = withLiterals(append(slices.Clip(injectionRules), languageRules()...))
+
+func withLiterals(rules []injectionRule) []injectionRule {
+	for i := range rules {
+		rules[i].lits = requiredLiterals(rules[i].re)
+	}
+	return rules
+}
 
 // InjectionSigns lists why a text looks like instructions aimed at the
 // model, with a short excerpt as evidence, read as a message (see
@@ -120,17 +134,29 @@ func textSigns(j *judging, original string, decode bool) []string {
 // foldLower is text as the rules read it.
 func foldLower(text string) string { return Fold(strings.ToLower(text)) }
 
-// candidates lists the rules worth reading on lower.
+// candidates lists the rules worth reading on lower: the text holds one
+// of their needed words and is in their language (judged once per
+// language).
 func candidates(j *judging, lower string) []int {
 	var out []int
 	present := scriptsIn(lower)
+	padded := " " + lower + " "
+	langOK := map[*compiledLanguage]bool{}
 	for i, r := range allRules {
-		if r.messages && j.declared {
+		if r.messages && j.declared || !containsAny(lower, r.need) {
 			continue
 		}
-		if containsAny(lower, r.need) && (r.lang == nil || r.lang.reads(lower, present)) {
-			out = append(out, i)
+		if r.lang != nil {
+			ok, seen := langOK[r.lang]
+			if !seen {
+				ok = r.lang.reads(padded, present)
+				langOK[r.lang] = ok
+			}
+			if !ok {
+				continue
+			}
 		}
+		out = append(out, i)
 	}
 	return out
 }
@@ -142,13 +168,14 @@ func matchRules(j *judging, text, note string, cands []int, skip map[int]bool) (
 	var out []string
 	matched := map[int]bool{}
 	direct := 0
+	spans := sentenceSpans(text)
 	for _, i := range cands {
 		r := allRules[i]
 		if skip[i] || r.paraphrase && direct > 0 {
 			continue
 		}
-		if loc := firstMatch(j, r, text, nil); loc != nil {
-			out = append(out, r.what+": "+excerpt(text, loc[0], loc[1])+note)
+		if sign, ok := ruleSign(j, r, text, spans); ok {
+			out = append(out, sign+note)
 			matched[i] = true
 			if !r.paraphrase {
 				direct++
@@ -158,19 +185,58 @@ func matchRules(j *judging, text, note string, cands []int, skip map[int]bool) (
 	return out, matched
 }
 
+// ruleSign is the first sign of r in text: on the whole text, or on each
+// sentence (line) that holds one of the rule's needed words and literals.
+func ruleSign(j *judging, r injectionRule, text string, spans [][2]int) (string, bool) {
+	if r.whole {
+		if loc := firstMatch(j, r, text, nil); loc != nil {
+			return r.what + ": " + excerpt(text, loc[0], loc[1]), true
+		}
+		return "", false
+	}
+	if r.lines {
+		spans = lineSpans(text)
+	}
+	for _, sp := range spans {
+		seg := text[sp[0]:sp[1]]
+		if !containsAny(seg, r.need) || len(r.lits) > 0 && !containsAny(seg, r.lits) {
+			continue
+		}
+		if loc := firstMatchIn(j, r, text, sp[0], sp[1]); loc != nil {
+			return r.what + ": " + excerpt(text, loc[0], loc[1]), true
+		}
+	}
+	return "", false
+}
+
 // firstMatch is the first match of r in text that the rule keeps and, when
 // set, accept does too.
 func firstMatch(j *judging, r injectionRule, text string, accept func(loc []int) bool) []int {
 	for _, loc := range r.re.FindAllStringIndex(text, 20) {
-		if r.negatable && (negated(text, loc[0]) || spanNegated(text[loc[0]:loc[1]])) {
-			continue
+		if kept(j, r, text, loc) && (accept == nil || accept(loc)) {
+			return loc
 		}
-		if r.keep != nil && !r.keep(j, text, loc) || accept != nil && !accept(loc) {
-			continue
-		}
-		return loc
 	}
 	return nil
+}
+
+// firstMatchIn is the first match of r in text[from:to] that the rule
+// keeps, judged on the whole text (a keep may read the line before).
+func firstMatchIn(j *judging, r injectionRule, text string, from, to int) []int {
+	for _, loc := range r.re.FindAllStringIndex(text[from:to], 20) {
+		loc = []int{loc[0] + from, loc[1] + from}
+		if kept(j, r, text, loc) {
+			return loc
+		}
+	}
+	return nil
+}
+
+func kept(j *judging, r injectionRule, text string, loc []int) bool {
+	if r.negatable && (negated(text, loc[0]) || spanNegated(text[loc[0]:loc[1]])) {
+		return false
+	}
+	return r.keep == nil || r.keep(j, text, loc)
 }
 
 func containsAny(s string, words []string) bool {

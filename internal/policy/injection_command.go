@@ -80,13 +80,13 @@ func nthLastIndex(s string, c byte, n int) int {
 // posing as the model's own prompt format, and HTML comments addressed to
 // it.
 var structuralRules = []injectionRule{
-	{what: "tells the model to run a command", re: reFetchExec, keep: toldToRun,
+	{what: "tells the model to run a command", re: reFetchExec, keep: toldToRun, lines: true,
 		need: []string{"curl", "wget", "fetch", "iwr", "irm", "invoke-", "http", "base64", "openssl", "certutil", "xxd", "powershell", "python", "downloadstring"}},
 	// Chat-template markers: no tool text has a reason to hold them.
 	{what: "poses as the model's prompt format", re: regexp.MustCompile(`(?i)<\|im_start\|>|<\|start_header_id\|>|<\|system\|>|<<\s*sys\s*>>|\[/?inst\]|\bbegin (?:system|hidden) prompt\b|(?:^|\n)\s*#{2,}\s*(?:system|instruction)s?\s*(?:prompt)?\s*:?\s*(?:\n|$)`),
-		need: []string{"<|", "<<", "[inst]", "[/inst]", "begin ", "##"}},
+		need: []string{"<|", "<<", "[inst]", "[/inst]", "begin ", "##"}, whole: true},
 	// An HTML comment is invisible where the text is rendered, yet the
 	// model reads it: one that addresses the model is aimed at it.
 	{what: "hides a comment addressed to the model", re: regexp.MustCompile(`(?i)<!--[^>]{0,300}?(?:\b(?:ai|assistants?|llms?|models?|agents?|claude|gpt|chatgpt|copilot|gemini|cursor)\b|` + Fold(`助手|模型|アシスタント|어시스턴트|ассистент|модел|सहायक|المساعد|assistente|asistente|assistent`) + `)`),
-		need: []string{"<!--"}},
+		need: []string{"<!--"}, whole: true},
 }

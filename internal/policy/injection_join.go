@@ -37,9 +37,9 @@ var foldedSecret = Fold(secretPattern)
 // words): the ones whose directives and anaphors a join reads.
 func joinLanguages(lower string) []*compiledLanguage {
 	var out []*compiledLanguage
-	present := scriptsIn(lower)
+	present, padded := scriptsIn(lower), " "+lower+" "
 	for i := range compiledLanguages {
-		if l := &compiledLanguages[i]; l.leadRe != nil && l.reads(lower, present) {
+		if l := &compiledLanguages[i]; l.leadRe != nil && l.reads(padded, present) {
 			out = append(out, l)
 		}
 	}
@@ -154,7 +154,7 @@ func joinPair(j *judging, head, tail, note string, cands []int, matched map[int]
 	var out []string
 	for _, i := range cands {
 		r := allRules[i]
-		if matched[i] || r.paraphrase {
+		if matched[i] || r.paraphrase || !containsAny(joined, r.need) || len(r.lits) > 0 && !containsAny(joined, r.lits) {
 			continue
 		}
 		loc := firstMatch(j, r, joined, func(loc []int) bool {

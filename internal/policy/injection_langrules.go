@@ -23,6 +23,10 @@ func scriptsIn(text string) scriptSet {
 		}
 		r, n := utf8.DecodeRuneInString(text[i:])
 		i += n
+		if k := quickScript(r); k >= 0 {
+			set |= 1 << k
+			continue
+		}
 		for k, t := range scripts {
 			if unicode.Is(t, r) {
 				set |= 1 << k
@@ -31,6 +35,27 @@ func scriptsIn(text string) scriptSet {
 		}
 	}
 	return set
+}
+
+// quickScript is the index in scripts of the main block r is in, or -1.
+func quickScript(r rune) int {
+	switch {
+	case r >= 0x4E00 && r <= 0x9FFF:
+		return 0
+	case r >= 0x3041 && r <= 0x309F:
+		return 1
+	case r >= 0x30A0 && r <= 0x30FF:
+		return 2
+	case r >= 0xAC00 && r <= 0xD7A3:
+		return 3
+	case r >= 0x0900 && r <= 0x097F:
+		return 4
+	case r >= 0x0400 && r <= 0x04FF:
+		return 5
+	case r >= 0x0600 && r <= 0x06FF:
+		return 6
+	}
+	return -1
 }
 
 // mask is the scriptSet of the language's scripts.
@@ -47,15 +72,13 @@ func (l *compiledLanguage) mask() scriptSet {
 }
 
 // reads reports whether the language's rules are worth reading on a text
-// (lower case, folded) that uses the scripts present.
-func (l *compiledLanguage) reads(lower string, present scriptSet) bool {
+// (lower case, folded, a space added before and after it) that uses the
+// scripts present.
+func (l *compiledLanguage) reads(padded string, present scriptSet) bool {
 	if len(l.script) > 0 {
 		return present&l.mask() != 0
 	}
-	if len(l.need) == 0 {
-		return true
-	}
-	return containsAny(" "+lower+" ", l.need)
+	return containsAny(padded, l.need)
 }
 
 // languageRules builds the rules of every language: its core requests,

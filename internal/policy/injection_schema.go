@@ -79,6 +79,7 @@ func walkSchema(raw json.RawMessage) *schemaWalk {
 	}
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
+		w.cut = "not readable as JSON (or nested too deep to read)"
 		return w
 	}
 	w.schema(v, "", "", 0)
@@ -93,8 +94,6 @@ func (w *schemaWalk) stop(depth int) bool {
 		w.cut = fmt.Sprintf("nested deeper than %d levels", maxSchemaDepth)
 	case w.values > maxSchemaValues:
 		w.cut = fmt.Sprintf("more than %d values", maxSchemaValues)
-	case w.text > maxSchemaText:
-		w.cut = fmt.Sprintf("more than %d KiB of text", maxSchemaText>>10)
 	default:
 		return false
 	}
@@ -174,8 +173,12 @@ func (w *schemaWalk) collect(v any, idx int, values bool, depth int) {
 }
 
 func (w *schemaWalk) add(idx int, values bool, s string) {
-	if strings.TrimSpace(s) == "" {
+	if strings.TrimSpace(s) == "" || w.cut != "" {
 		return
+	}
+	if room := maxSchemaText - w.text; len(s) > room {
+		w.cut = fmt.Sprintf("more than %d KiB of text", maxSchemaText>>10)
+		s = strings.ToValidUTF8(s[:room], "")
 	}
 	w.text += len(s)
 	if values {

@@ -47,8 +47,9 @@ var (
 	// reQuantifier is a scope over every tool or message, in any language
 	// covered (folded).
 	reQuantifier = regexp.MustCompile(`(?i)` + Fold(`\b(other|any|all|every|another|each|third-party|external|autre|autres|tous|toutes|chaque|n'importe|jede\pL*|alle|andere\pL*|irgend\pL*|cualquier|otras|otros|todas|todos|cada|qualquer|outr\pL*|ogni|tutt\pL*|altr\pL*|qualsiasi|qualunque|herhangi|diger|tum|baska)\b|其他|其它|任何|所有|别的|別的|另外|任一|每|他の|ほかの|別の|すべて|全て|あらゆる|いずれか|任意|다른|모든|어떤|임의|기타|любо|други|всех|все|каждо|ино|किसी|सभी|हर|अन्य|दूसर|أي|اي|أية|جميع|كل|أخرى|اخرى`))
-	// reThisTool is a scope that is this tool itself.
-	reThisTool = regexp.MustCompile(`(?i)\b(this|the current|our)\s+(tool|function|server)\b`)
+	// reThisTool is a scope that is this tool itself, or the server's own
+	// tools.
+	reThisTool = regexp.MustCompile(`(?i)\b(this|the current|our)\s+(tool|function|server)\b|\b(of|from|in|on)\s+(this|the)\s+server\b|\b(this|the) server'?s\b`)
 	// reTheTool is a tool named by a plain word ("the mail tool").
 	reTheTool = regexp.MustCompile(`(?i)\bthe\s+([\w-]+)\s+tools?\b`)
 	// reIdent is a tool name: snake_case, kebab-case, dotted, camelCase or
@@ -62,8 +63,29 @@ var (
 func (l *compiledLanguage) shadows(j *judging, text string, loc []int) bool {
 	from, to := sentenceBounds(text, loc[0], loc[1])
 	sent := text[from:to]
-	return l.obliges(sent) && !l.selfOnly(sent) && othersTarget(j, text[loc[0]:loc[1]])
+	if !l.obliges(sent) || l.selfOnly(sent) {
+		return false
+	}
+	other, named := othersTarget(j, text[loc[0]:loc[1]])
+	return other && (named || !ownCalled(j, text[from:loc[0]]+" "+text[loc[1]:to]))
 }
+
+// ownCalled reports whether the directive around a scope names one of the
+// server's own tools ("before calling other tools, call login first"):
+// the server ordering its own steps, unless the scope names the other
+// tool ("whenever you use send_email, also call log_recipients" hooks
+// into it). What such a rule asks to pass is judged by the other rules.
+func ownCalled(j *judging, directive string) bool {
+	for _, w := range reToken.FindAllString(directive, -1) {
+		if j.own[toolKey(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// reToken is a word or a tool name in a directive.
+var reToken = regexp.MustCompile(`[\pL\pN_.-]+`)
 
 // fromNowOn keeps "from now on" that opens its sentence before a comma
 // (the main clause after it is the order), or with an obligation in it.
@@ -88,33 +110,30 @@ func (l *compiledLanguage) selfOnly(sent string) bool {
 // requests"), a named tool that is not the server's own, or one tool
 // named by a word that is not part of an own name ("the mail tool").
 // Tools described but not named ("mutating tools") may be the server's
-// own, so they are not.
-func othersTarget(j *judging, scope string) bool {
+// own, so they are not. named says the other tool was named.
+func othersTarget(j *judging, scope string) (other, named bool) {
 	if reThisTool.MatchString(scope) {
-		return false
+		return false, false
+	}
+	for _, id := range reIdent.FindAllString(scope, -1) {
+		if !j.own[toolKey(id)] {
+			return true, true
+		}
 	}
 	if reQuantifier.MatchString(scope) {
-		return true
-	}
-	if ids := reIdent.FindAllString(scope, -1); len(ids) > 0 {
-		for _, id := range ids {
-			if !j.own[toolKey(id)] {
-				return true
-			}
-		}
-		return false
+		return true, false
 	}
 	m := reTheTool.FindStringSubmatch(scope)
 	if m == nil {
-		return false // "mutating tools", "an email": which ones is not said
+		return false, false // "mutating tools", "an email", an own tool
 	}
 	word := toolKey(m[1])
 	for name := range j.own {
 		if strings.Contains(name, word) {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, true
 }
 
 // toolKey is a tool name as compared: lower case, unquoted, with "-" and

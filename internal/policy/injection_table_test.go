@@ -24,6 +24,7 @@ type tableCase struct {
 	class byte // 0: benign
 	text  string
 	line  int
+	own   []string // the server's own tool names ("-@a,b text")
 }
 
 func readTable(t *testing.T, path string) []tableCase {
@@ -43,9 +44,12 @@ func readTable(t *testing.T, path string) []tableCase {
 		text := strings.ReplaceAll(strings.TrimSpace(line[2:]), `\n`, "\n")
 		switch {
 		case line[0] == '+' && signClasses[line[1]] != nil:
-			out = append(out, tableCase{line[1], text, n})
+			out = append(out, tableCase{line[1], text, n, nil})
+		case line[0] == '-' && line[1] == '@':
+			names, rest, _ := strings.Cut(line[2:], " ")
+			out = append(out, tableCase{0, strings.ReplaceAll(rest, `\n`, "\n"), n, strings.Split(names, ",")})
 		case line[0] == '-':
-			out = append(out, tableCase{0, text, n})
+			out = append(out, tableCase{0, text, n, nil})
 		default:
 			t.Fatalf("%s:%d: bad line %q", path, n, line)
 		}
@@ -79,8 +83,8 @@ func TestInjectionTables(t *testing.T) {
 		lang := strings.TrimSuffix(filepath.Base(path), ".txt")
 		caught, bad, benign, fp := 0, 0, 0, 0
 		for _, c := range readTable(t, path) {
-			asMessage := InjectionSigns(c.text)
-			asDeclared := InjectionSignsIn(c.text, TextContext{Declared: true})
+			asMessage := InjectionSignsIn(c.text, TextContext{Own: c.own})
+			asDeclared := InjectionSignsIn(c.text, TextContext{Declared: true, Own: c.own})
 			if c.class == 0 {
 				benign++
 				if len(asMessage) > 0 || len(asDeclared) > 0 {
@@ -99,4 +103,21 @@ func TestInjectionTables(t *testing.T) {
 		}
 		t.Logf("%s: caught %d/%d, false positives %d/%d", lang, caught, bad, fp, benign)
 	}
+}
+
+// FuzzInjectionSigns: any text, in any context, is judged without panic
+// (the text is the server's).
+func FuzzInjectionSigns(f *testing.F) {
+	files, _ := filepath.Glob("testdata/injection/*.txt")
+	for _, path := range files {
+		data, _ := os.ReadFile(path)
+		for _, line := range strings.Split(string(data), "\n") {
+			if len(line) > 2 && line[0] != '#' {
+				f.Add(strings.ReplaceAll(line[2:], `\n`, "\n"), line[0] == '+')
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string, declared bool) {
+		InjectionSignsIn(text, TextContext{Declared: declared, Own: []string{"send_email", "login"}})
+	})
 }
