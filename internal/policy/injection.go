@@ -169,14 +169,16 @@ func matchRules(j *judging, text, note string, cands []int, skip map[int]bool) (
 	matched := map[int]bool{}
 	direct := 0
 	spans := sentenceSpans(text)
+	said := map[string]bool{} // one sign per request, however many rules say it
 	for _, i := range cands {
 		r := allRules[i]
-		if skip[i] || r.paraphrase && direct > 0 {
+		if skip[i] || r.paraphrase && direct > 0 || said[r.what] {
 			continue
 		}
 		if sign, ok := ruleSign(j, r, text, spans); ok {
 			out = append(out, sign+note)
 			matched[i] = true
+			said[r.what] = true
 			if !r.paraphrase {
 				direct++
 			}

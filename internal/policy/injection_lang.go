@@ -19,10 +19,15 @@ import (
 // (snake_case, kebab-case or dotted), {B} a word's start in any script.
 type language struct {
 	code, name string
-	// ignore: "ignore the previous instructions".
-	ignore string
-	// hide: "do not tell the user".
-	hide string
+	// ignore: "ignore the previous instructions"; instr and cancel say it
+	// by structure: the instructions given so far (instr) and, in the same
+	// sentence, an expression that cancels them (cancel), in either order
+	// ("your earlier instructions are void").
+	ignore, instr, cancel string
+	// hide: "do not tell the user"; user and conceal say it by structure:
+	// the user, and in the same sentence an expression that keeps
+	// something from someone ("keep this between us", "sans que", "知られない").
+	hide, user, conceal string
 	// read: read or send a local secret, in imperative (or addressed)
 	// form: a description saying what a tool reads is not one.
 	read string
@@ -112,6 +117,7 @@ func concat[T any](lists ...[]T) []T {
 type compiledLanguage struct {
 	language
 	ignoreRe, hideRe, readRe, negRe, scopeRe, onsetRe, obligeRe, selfRe, addressRe *regexp.Regexp
+	instrRe, cancelRe, userRe, concealRe                                           *regexp.Regexp
 	leadRe, anaphorRe                                                              *regexp.Regexp
 }
 
@@ -121,7 +127,8 @@ var compiledLanguages = func() []compiledLanguage {
 		out[i] = compiledLanguage{language: l,
 			ignoreRe: compileLang(l.ignore), hideRe: compileLang(l.hide), readRe: compileLang(l.read),
 			negRe: compileLang(l.neg), scopeRe: compileLang(l.scope), onsetRe: compileLang(l.onset), obligeRe: compileLang(l.oblige),
-			selfRe: compileLang(l.self), addressRe: compileLang(l.address), leadRe: compileLang(l.lead)}
+			selfRe: compileLang(l.self), addressRe: compileLang(l.address), leadRe: compileLang(l.lead),
+			instrRe: compileLang(l.instr), cancelRe: compileLang(l.cancel), userRe: compileLang(l.user), concealRe: compileLang(l.conceal)}
 		if l.anaphor != "" {
 			out[i].anaphorRe = compileLang(`^\s*(?:` + l.anaphor + `)`)
 		}

@@ -8,7 +8,11 @@ var latinLanguages = []language{english, french, german, spanish, portuguese, it
 // english has the structural parts only: its core requests are the rules
 // of injection_rules.go.
 var english = language{code: "en", name: "English",
-	run: `\b(?:run|execute|exec|paste|type|enter|launch|copy and run|install it with|fix (?:it|this) (?:with|by running)|to (?:fix|continue|proceed|resolve|repair|finish|complete|enable|unlock)\b[^.\n]{0,40}\b(?:run|execute|use))\b|\bin (?:your|the|a) (?:terminal|shell|console|command line|command prompt|powershell)\b|\b(?:you|the assistant|the agent|the model)\s+(?:must|should|need to|needs to|have to|has to|will need to)\s+(?:first\s+)?(?:run|execute|install)\b`,
+	instr:   `\b(?:previous|prior|earlier|above|preceding|original|initial|former|your)\s+(?:\w+\s+){0,2}?(?:instructions?|directives?|guidelines|prompts?)\b|\beverything (?:you (?:were|have been|'ve been) (?:told|given)|(?:said|written) (?:above|before))|\bwhat you (?:were|have been) told\b|\b(?:rules|instructions|guidelines|directives|prompts) (?:you (?:were|have been|'ve been) given|you received|given to you)\b`,
+	cancel:  `\b(?:ignore|disregard|forget|set aside|put aside|discard|override|overrule|supersede|(?:are|is) now (?:void|invalid|obsolete|cancell?ed|revoked)|are (?:void|null and void|invalid|cancell?ed|revoked)|is (?:void|null and void|revoked)|no longer (?:apply|applies|valid|in effect|relevant|binding)|(?:do not|don't|never|stop) (?:follow|obey|heed|apply)|stop following|pay no attention|not binding)\w*\b`,
+	user:    `\b(?:user|users|human|anyone|the person|the operator)\b`,
+	conceal: `\b(?:between us|keep (?:it|this|that|everything) (?:secret|hidden|private|quiet|to yourself)|(?:do not|don't|never|must not|should not|shouldn't)\s+(?:\w+\s+){0,3}?(?:tell|mention|inform|reveal|disclose|notify|alert|say|let\s+\S+\s+know)|must not (?:know|learn|find out|notice|be (?:told|informed|aware))|without (?:the users?|them|anyone) (?:knowing|noticing|being aware|finding out)|leave (?:it|this|that) out of (?:your|the) (?:reply|answer|response|summary|message)|(?:hide|conceal) (?:it|this|that|everything))\b`,
+	run:     `\b(?:run|execute|exec|paste|type|enter|launch|copy and run|install it with|fix (?:it|this) (?:with|by running)|to (?:fix|continue|proceed|resolve|repair|finish|complete|enable|unlock)\b[^.\n]{0,40}\b(?:run|execute|use))\b|\bin (?:your|the|a) (?:terminal|shell|console|command line|command prompt|powershell)\b|\b(?:you|the assistant|the agent|the model)\s+(?:must|should|need to|needs to|have to|has to|will need to)\s+(?:first\s+)?(?:run|execute|install)\b`,
 	scope: `\b(?:when(?:ever)?|every time|each time|any ?time|before|after|while|prior to|if)\s+(?:you\s+(?:are\s+)?|the\s+(?:assistant|agent|model|ai)\s+(?:is\s+)?|it\s+)?(?:use|uses|using|call|calls|calling|invoke|invokes|invoking|run|runs|running|send|sends|sending|execute|executes|executing|access|accessing|write|writes|writing|compose|composing)\s+(?:(?:a|an|the|any|every|each|all|other|another|of|your|its|some)\s+){0,3}(?:{ID}|(?:[\w-]+\s+)?(?:tools?|functions?|servers?|integrations?|plugins?|connectors?|emails?|e-mails?|mails?|messages?))\b` +
 		`|\b(?:to|on|in|with|for|of|into|from)\s+(?:every|each|all|any)\s+(?:(?:of\s+)?(?:the|your)\s+)?(?:(?:outgoing|future|subsequent|following|later|sent)\s+(?:messages?|emails?|e-mails?|mails?|tool calls|conversations|chats|transactions|transfers|payments)|(?:messages?|emails?|e-mails?|mails?|tool calls|conversations|chats|transactions|transfers|payments)\s+(?:that\s+)?(?:you|the assistant|the agent|the model)\s+(?:send|sends|write|writes|compose|composes|draft|drafts|make|makes|start|starts|reply|replies))\b` +
 		`|\b(?:for|in|on|with) (?:all|every|each|any) (?:future|subsequent|following|later|remaining|upcoming) \w+` +
@@ -21,7 +25,8 @@ var english = language{code: "en", name: "English",
 		`|,\s*(?:please\s+)?(?:add|include|append|prepend|copy|cc|bcc|forward|send|set|replace|redirect|route|attach|put|insert|respond|reply|answer|write|sign|ignore|tell|treat|return|output|format|translate|remove|delete|skip|upload|post|share|mark|save|store|log|report)\b`,
 	self: `\b(?:of|from|in|on)\s+(?:this|the)\s+server\b|\b(?:this|the) server'?s\b|\b(?:use|call|invoke|run|prefer|choose|try)\s+(?:this|the current|our)\s+(?:tool|function|server|endpoint)\b|\b(?:this|the current)\s+(?:tool|function|server)\s+(?:must|should|needs? to|has to|is to)\s+(?:always\s+)?(?:be\s+)?(?:used|called|invoked|run|first|preferred)\b|\bcall (?:it|this) first\b|\buse this\b`,
 	address: `(?:^|[\n.!?]\s*|<!--\s*|\[|\*\*|#+\s*)(?:note|message|reminder|notice|attention|instructions?|guidance|memo|hint|tip|warning|important(?: note)?|request)\s+(?:to|for)\s+(?:the\s+|all\s+|any\s+)?(?:ai|a\.i\.|assistants?|llms?|(?:language\s+)?models?|agents?|ai\s+(?:assistants?|agents?|models?|systems?)|chatbots?|claude|gpt|chatgpt|copilot|gemini|cursor)\b` +
-		`|\b(?:dear|hello|attention|attn)\s+(?:ai|assistant|claude|chatgpt|gpt|model|agent|llm)\b` +
+		`|\b(?:dear|hello|attention|attn)\s+(?:ai|assistant|claude|chatgpt|gpt|model|agent|llm)\b|\bhey\s+(?:claude|chatgpt|gpt|assistant|copilot|gemini)\b` +
+		`|\b(?:note|message|notice|update|reminder|word)\s+from\s+(?:the\s+|your\s+)?(?:platform|system|security|admin|administrator|developer|operator|compliance|safety|trust and safety)\s+(?:team|administrator|operator)?` +
 		`|(?:^|[\n.!?]\s*)(?:ai\s+)?(?:assistant|claude|chatgpt|gpt|agent|llm)\s*[,:]\s+(?:please|you|your|always|never|do|don't|ignore|remember|make sure|note|before|from now)\b` +
 		`|\b(?:guidelines?|rules|instructions|polic(?:y|ies)|directives?|requirements|protocol|standards|procedures?)\s+(?:for|to)\s+(?:(?:all|any|the)\s+)?(?:ai|llms?|(?:language\s+)?models?|agents?|assistants?|ai\s+(?:models?|agents?|assistants?|systems?))\b` +
 		`|\b(?:if|when|since|as)\s+you\s+are\s+(?:an?\s+)?(?:ai|llm|language model|ai assistant|ai agent|assistant|agent|chatbot)\b` +
@@ -35,6 +40,10 @@ var english = language{code: "en", name: "English",
 }
 
 var french = language{code: "fr", name: "French",
+	instr:   `\b(instructions?|consignes?|directives?)\s+(?:\pL+\s+){0,2}?(precedent\pL*|anterieur\pL*|ci-dessus|recues|donnees|initial\pL*)|\bvos (instructions|consignes|directives)|\btout ce qu'on vous a dit\b`,
+	cancel:  `\b(ignor\pL*|oubli\pL*|ne tenez (?:plus |pas )?compte|ne suivez (?:plus|pas)|ne respectez (?:plus|pas)|annul\pL*|caduque?s?|nulles?|ne s'appliquent plus|faites abstraction)\b`,
+	user:    `\butilisat(eur|rice)`,
+	conceal: `\b(ne|n')\s*(?:le |lui |leur |en |rien |pas |jamais )*(?:\pL+\s+)?(dites|dis|parlez|parle|mentionnez|mentionne|revelez|informez|prevenez|signalez)\b|\bsans (?:le dire|prevenir|informer)\b|\ba l'insu\b|\bgardez (?:le |ca |cela )?(?:secret|pour vous)\b|\bentre nous\b|\bne (?:doit|doivent|devra) (?:rien|pas|jamais) (?:savoir|apprendre|remarquer)\b`,
 	ignore:  `\b(ignorez|ignore|ignorer|oubliez|oublie)\s+(toutes\s+|tous\s+)?(les\s+)?(instructions|consignes|regles|directives)\s+(precedentes|anterieures|ci-dessus)`,
 	hide:    `\bne\s+(le\s+|lui\s+|leur\s+|rien\s+)?(dites|dis|mentionnez|mentionne|revelez|revele|signalez|montrez)\s+(rien\s+|pas\s+|jamais\s+)?[^.\n]{0,30}\butilisateur|\bsans\s+(le\s+)?(dire|prevenir|informer)\s+(a\s+)?l'utilisateur|\bcachez?\s+{S}{0,30}\ba l'utilisateur`,
 	read:    `\b(lis|lisez|ouvre|ouvrez|envoie|envoyez|inclus|incluez|joins|joignez|transmets|transmettez|copie|copiez|televerse|televersez|ajoute|ajoutez)\b{S}{0,80}{SECRET}`,
@@ -51,6 +60,10 @@ var french = language{code: "fr", name: "French",
 }
 
 var german = language{code: "de", name: "German",
+	instr:   `\b(vorherig\pL*|bisherig\pL*|fruher\pL*|obig\pL*|vorangegangen\pL*|deine|ursprunglich\pL*)\s+(?:\pL+\s+){0,2}?(anweisung\pL*|instruktion\pL*|vorgabe\pL*|richtlinie\pL*|prompts?)\b|\balles,? was (?:dir|ihnen) (?:gesagt|vorgegeben) wurde\b`,
+	cancel:  `\b(ignorier\pL*|vergiss|vergesst|vergessen|missacht\pL*|beachte\pL*(?:\s+\pL+){0,4}\s+nicht|befolge\pL*(?:\s+\pL+){0,4}\s+nicht|nicht mehr|ungultig|aufgehoben|hinfallig|verwirf|verwerfen)\b`,
+	user:    `(nutzer|benutzer|anwender)`,
+	conceal: `\b(sag|sage|erwahne|erzahl|erzahle|verrate|teile|informiere|benachrichtige)\b(?:\s+\pL+){0,6}?\s+(nicht|nichts|kein\pL*)\b|\bnichts (?:davon )?(?:sagen|erwahnen|verraten)\b|\bohne (?:dass|den|die|das)\b(?:\s+\pL+){0,4}?\s+(weiss|merkt|erfahrt|informieren|benachrichtigen)\b|\bbehalte (?:das|es) fur dich\b|\bdarf\b(?:\s+\pL+){0,3}?\s+(?:nichts|nicht|nie)\b(?:\s+\pL+){0,2}?\s+(?:erfahren|wissen|merken|sehen)\b`,
 	ignore:  `\b(ignoriere|ignoriert|ignorieren|vergiss|vergesst|vergessen|missachte)\s+(sie\s+)?(alle\s+|die\s+)?(vorherigen|bisherigen|fruheren|obigen|vorangegangenen)\s+(anweisungen|instruktionen|regeln|vorgaben)`,
 	hide:    `\b(sag|sage|sagt|sagen|erwahne|erwahnt|erzahl|erzahle|verrate|verratet)\s+(sie\s+)?(dem|den|der)\s+(nutzer|benutzer|anwender)\w*\s+(nichts|nicht|kein)|\bohne\s+(den|dem)\s+(nutzer|benutzer|anwender)\w*\s+(zu\s+)?(informieren|benachrichtigen)|\bverheimliche\s+{S}{0,30}(nutzer|benutzer|anwender)`,
 	read:    `\b(lies|lest|offne|offnet|sende|sendet|schick|schicke|schickt|ubergib|ubergebt|fuge|lade|kopiere|hange)\b{S}{0,80}{SECRET}|\bbitte\b{S}{0,60}{SECRET}{S}{0,40}\b(lesen|senden|ubergeben|hochladen|anhangen|mitschicken|einfugen)\b`,
@@ -67,6 +80,10 @@ var german = language{code: "de", name: "German",
 }
 
 var spanish = language{code: "es", name: "Spanish",
+	instr:   `\b(instrucciones|indicaciones|directrices|pautas)\s+(?:\pL+\s+){0,2}?(anteriores|previas|recibidas|de arriba|originales)|\btus\s+(instrucciones|indicaciones|directrices)|\btodo lo que (?:te|se te) (?:dijeron|ha dicho|han dicho)\b`,
+	cancel:  `\b(ignora\pL*|olvida\pL*|no hagas caso|no sigas|no sigan|deja de seguir|descarta\pL*|anula\pL*|sin efecto|invalid\pL*|ya no (?:aplican|son validas|valen)|prescinde)\b`,
+	user:    `\busuari[oa]`,
+	conceal: `\bno\s+(?:le |les |se lo |lo )?(?:\pL+\s+)?(digas|diga|menciones|mencione|cuentes|cuente|informes|informe|reveles|avises|avise)\b|\bsin (?:decirle|avisarle|avisar|informar)\b|\b(no se entere|no lo sepa|no sepa)\b|\ba escondidas\b|\bentre nosotros\b|\ben secreto\b|\bno (?:debe|deben|puede|tiene que) (?:saber|enterarse|ver|notar)\b`,
 	ignore:  `\b(ignora|ignore|ignorad|olvida|olvide)\s+(todas\s+)?(las\s+)?(instrucciones|indicaciones|reglas)\s+(anteriores|previas)`,
 	hide:    `\bno\s+(le\s+|les\s+)?(digas|diga|digan|menciones|mencione|informes|informe|reveles|revele|muestres|muestre)\b[^.\n]{0,40}\busuario|\bsin\s+(decirle|informar|avisar)\s+(nada\s+)?al\s+usuario|\b(oculta|esconde)\b{S}{0,30}\bal usuario`,
 	read:    `\b(lee|lea|leed|abre|abra|envia|envie|incluye|incluya|adjunta|adjunte|copia|copie|sube|suba|pasa|pase)\b{S}{0,80}{SECRET}`,
@@ -83,6 +100,10 @@ var spanish = language{code: "es", name: "Spanish",
 }
 
 var portuguese = language{code: "pt", name: "Portuguese",
+	instr:   `\b(instrucoes|orientacoes|diretrizes)\s+(?:\pL+\s+){0,2}?(anteriores|previas|recebidas|acima|originais)|\btuas\s+(instrucoes|orientacoes|diretrizes)|\btudo o que (?:foi dito|lhe disseram|te disseram)\b`,
+	cancel:  `\b(ignore|ignora|esqueca|esquece|desconsidere|desconsidera|nao siga|deixe de seguir|descarte|anule|sem efeito|invalid\pL*|nao (?:valem|se aplicam) mais)\b`,
+	user:    `\b(usuari[oa]|utilizador)`,
+	conceal: `\bnao\s+(?:\pL+\s+)?(conte|diga|mencione|informe|revele|avise|comente|fale)\b|\bnao deixe (?:o |a )?(?:usuari[oa]|utilizador) (?:saber|perceber|ver)\b|\bsem (?:avisar|informar|contar|dizer)\b|\bem segredo\b|\bentre nos\b|\bnao (?:deve|deverá|pode|precisa) (?:saber|perceber|ver|descobrir)\b`,
 	ignore:  `\b(ignore|ignora|ignorem|esqueca|esquece|desconsidere|desconsidera)\s+(todas\s+|todos\s+)?(as\s+|os\s+)?(suas\s+)?(instrucoes|orientacoes|regras|diretrizes|ordens|indicacoes|comandos)\s+(anteriores|previas|acima|recebidas)`,
 	hide:    `\bnao\s+(conte|diga|mencione|informe|revele|mostre|fale|avise|notifique|comente)\b{S}{0,40}\b(usuario|utilizador)|\bsem\s+(avisar|informar|contar|dizer|notificar)\s+(nada\s+)?(a|ao|o)\s+(usuario|utilizador)|\b(esconda|oculte)\b{S}{0,30}\b(do usuario|do utilizador)`,
 	read:    `\b(leia|abra|envie|mande|anexe|inclua|carregue|copie|passe|transmita|coloque)\b{S}{0,80}{SECRET}`,
@@ -99,12 +120,16 @@ var portuguese = language{code: "pt", name: "Portuguese",
 }
 
 var italian = language{code: "it", name: "Italian",
+	instr:   `\b(istruzioni|indicazioni|direttive)\s+(?:\pL+\s+){0,2}?(precedenti|anteriori|sopra|ricevute|originali)|\ble tue\s+(istruzioni|indicazioni|direttive)|\btutto (?:cio|quello) che ti (?:e stato|hanno) detto\b`,
+	cancel:  `\b(ignora\pL*|dimentica\pL*|non tenere conto|non seguire|non considerare|smetti di seguire|annull\pL*|non (?:valgono|sono) piu|trascura)\b`,
+	user:    `\butent[ei]`,
+	conceal: `\bnon\s+(?:lo |gli |le |ne )?(?:\pL+\s+)?(dire|dirlo|dirgli|menzionare|rivelare|informare|comunicare|avvisare|parlarne)\b|\bnon far(?:lo|gli)? sapere\b|\bsenza (?:dire|dirlo|avvisare|informare)\b|\bdi nascosto\b|\btra (?:di )?noi\b|\bin segreto\b|\bnon (?:deve|devono|puo|dovra) (?:sapere|scoprire|vedere|accorgersi)\b`,
 	ignore:  `\b(ignora|ignorate|ignori|dimentica|dimenticate|trascura)\s+(tutte\s+)?(le\s+)?(istruzioni|indicazioni|regole|direttive)\s+(precedenti|anteriori|sopra)`,
 	hide:    `\bnon\s+(dire|dirlo|dirgli|informare|menzionare|rivelare|mostrare|comunicare|segnalare)\b{S}{0,40}\butente|\bsenza\s+(dire|informare|avvisare|avvertire)\s+(nulla\s+)?(a\s+|all'|l')?\s*utente`,
 	read:    `\b(leggi|leggete|apri|aprite|invia|inviate|manda|allega|allegate|includi|includete|carica|caricate|copia|copiate|passa)\b{S}{0,80}{SECRET}`,
 	neg:     `\b(non|mai|senza)\b`,
 	run:     `\b(esegui|eseguite|lancia|incolla|digita|avvia)\b|\bnel (tuo )?terminale\b`,
-	scope:   `\b(ogni volta che|quando|prima di|dopo aver)\s+(usi|usare|utilizzi|utilizzare|chiami|chiamare|invochi|invocare|invii|inviare)\s+(?:(?:un|una|il|lo|la|i|gli|le|qualsiasi|qualunque|altro|altra|altri|altre|tutti|tutte|ogni)\s+){0,3}(strumenti|strumento|server|funzion\pL*|e-?mail|messaggi\pL*|{ID})|\b(in|per|a)\s+(tutte|tutti|ogni)\s+(le\s+|i\s+)?(richieste|messaggi|e-?mail)\s+(successiv\pL*|futur\pL*|seguenti|inviat\pL*)`,
+	scope:   `\b(ogni volta che|quando|prima di|dopo aver)\s+(usi|usare|utilizzi|utilizzare|chiami|chiamare|invochi|invocare|invii|inviare)\s+(?:un'|l')?(?:(?:un|una|il|lo|la|i|gli|le|qualsiasi|qualunque|altro|altra|altri|altre|tutti|tutte|ogni)\s+){0,3}(strumenti|strumento|server|funzion\pL*|e-?mail|messaggi\pL*|{ID})|\b(in|per|a)\s+(tutte|tutti|ogni)\s+(le\s+|i\s+)?(richieste|messaggi|e-?mail)\s+(successiv\pL*|futur\pL*|seguenti|inviat\pL*)`,
 	onset:   `\b(d'ora in poi|da ora in poi|da adesso in poi)\b`,
 	oblige:  `\b(devi|deve|devono|sempre|anche|obbligatoriamente|assicurati|non dimenticare|aggiungi|includi|metti|invia|ccn)\b|\bin copia\b|,\s*(firma|rispondi|aggiungi|includi|invia|scrivi|usa|chiama|copia|metti|di|fai)\b`,
 	self:    `\b(questo|questa) (strumento|server)\b|\b(del|di questo) server\b`,
@@ -115,6 +140,10 @@ var italian = language{code: "it", name: "Italian",
 }
 
 var turkish = language{code: "tr", name: "Turkish",
+	instr:   `\b(onceki|yukaridaki|eski|ilk|tum|butun|sana verilen|aldigin)\s+(?:\pL+\s+){0,2}?(talimat\pL*|yonerge\pL*|istem\pL*)`,
+	cancel:  `\b(yok ?say\pL*|gormezden gel\pL*|unut\pL*|dikkate alma\pL*|umursama\pL*|bosver\pL*|gecersiz\pL*|iptal\pL*|uyma\pL*)`,
+	user:    `\bkullanic\pL*`,
+	conceal: `\b(soyleme|soylemeyin|bahsetme|bahsetmeyin|bildirme|bildirmeyin|anlatma|anlatmayin|haber verme|fark ettirme)\b|\bhaberi olmadan\b|\bgizli tut\pL*|\baramizda\b|\b(ogrenmemeli|bilmemeli|fark etmemeli|gormemeli)\pL*`,
 	ignore:  `\b(onceki|daha onceki|yukaridaki|eski|tum|butun)\s+(\pL+\s+){0,2}(talimatlari|talimatlarin|yonergeleri|kurallari|komutlari|istemleri)\s+(\pL+\s+)?(yok ?say|gormezden gel|unut|dikkate alma|umursama)`,
 	hide:    `\bkullanic\pL*\s+(\pL+\s+){0,4}(soyleme|soylemeyin|bahsetme|bahsetmeyin|bildirme|bildirmeyin|gosterme|gostermeyin|anlatma|anlatmayin)\b|\bkullaniciya\s+(hicbir sey|bir sey)\s+(soyleme|deme)\b|\bkullanicidan\s+(\pL+\s+){0,3}(gizle|sakla)\b|\bkullanici(nin)?\s+haberi\s+olmadan\b`,
 	read:    `{SECRET}{S}{0,40}\b(oku|okuyun|okuyunuz|ac|acin|gonder|gonderin|yukle|yukleyin|ekle|ekleyin|kopyala|kopyalayin|ilet|iletin|paylas|paylasin)\b`,

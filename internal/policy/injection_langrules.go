@@ -98,7 +98,9 @@ func languageRules() []injectionRule {
 			}
 		}
 		add("overrides other instructions", l.ignoreRe, injectionRule{})
+		add("overrides other instructions", l.instrRe, injectionRule{keep: l.inSentence(l.cancelRe)})
 		add("asks to keep something from the user", l.hideRe, injectionRule{})
+		add("asks to keep something from the user", l.userRe, injectionRule{keep: l.inSentence(l.concealRe)})
 		add("asks to read local files", l.readRe, injectionRule{file: true, keep: l.notNegated, need: secretHints})
 		add("sets rules for other tools", l.scopeRe, injectionRule{keep: l.shadows, need: needWords(l.scopeNeed...)})
 		add("sets rules for other tools", l.onsetRe, injectionRule{keep: l.fromNowOn})
@@ -113,6 +115,15 @@ var secretHints = needWords(".ssh", "id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"
 	".git-credentials", ".docker", ".kube", "/etc/", "private key", "ssh key", "credential", "私钥", "私鑰", "凭证", "憑證", "凭据", "憑據", "密钥文件", "秘密鍵", "認証情報", "資格情報",
 	"개인", "비밀", "자격", "ключ", "данн", "chave privada", "credenciais", "कुंजी", "प्राइवेट", "क्रेडेंशियल", "المفتاح", "الاعتماد", "chiave privata", "credenziali",
 	"ozel anahtar", "kimlik bilgileri", "cle privee", "identifiants", "privater schlussel", "zugangsdaten", "clave privada", "credenciales")
+
+// inSentence keeps a match whose sentence also matches re (the other half
+// of a request told in two parts, in either order).
+func (l *compiledLanguage) inSentence(re *regexp.Regexp) func(*judging, string, []int) bool {
+	return func(_ *judging, text string, loc []int) bool {
+		from, to := sentenceBounds(text, loc[0], loc[1])
+		return re != nil && re.MatchString(text[from:to])
+	}
+}
 
 // notNegated keeps a match with no negation of the language in it or just
 // before it in the same sentence ("不要读取", "ne lisez pas").

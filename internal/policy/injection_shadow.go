@@ -46,7 +46,7 @@ var (
 	reToComma = regexp.MustCompile(`^[^,،、.!?\n]{0,60}[,،、]`)
 	// reQuantifier is a scope over every tool or message, in any language
 	// covered (folded).
-	reQuantifier = regexp.MustCompile(`(?i)` + Fold(`\b(other|any|all|every|another|each|third-party|external|autre|autres|tous|toutes|chaque|n'importe|jede\pL*|alle|andere\pL*|irgend\pL*|cualquier|otras|otros|todas|todos|cada|qualquer|outr\pL*|ogni|tutt\pL*|altr\pL*|qualsiasi|qualunque|herhangi|diger|tum|baska)\b|其他|其它|任何|所有|别的|別的|另外|任一|每|他の|ほかの|別の|すべて|全て|あらゆる|いずれか|任意|다른|모든|어떤|임의|기타|любо|други|всех|все|каждо|ино|किसी|सभी|हर|अन्य|दूसर|أي|اي|أية|جميع|كل|أخرى|اخرى`))
+	reQuantifier = regexp.MustCompile(`(?i)` + Fold(`\b(other|any|all|every|another|each|third-party|external|autre|autres|tous|toutes|chaque|n'importe|jede\pL*|alle|andere\pL*|irgend\pL*|cualquier|otra|otro|otras|otros|todas|todos|cada|qualquer|outr\pL*|ogni|tutt\pL*|altr\pL*|qualsiasi|qualunque|herhangi|diger|tum|baska)\b|其他|其它|任何|所有|别的|別的|另外|任一|每|凡是|只要|他の|ほかの|別の|すべて|全て|あらゆる|いずれか|任意|다른|모든|어떤|임의|기타|любо|други|всех|все|каждо|ино|किसी|सभी|हर|अन्य|दूसर|أي|اي|أية|جميع|كل|أخرى|اخرى`))
 	// reThisTool is a scope that is this tool itself, or the server's own
 	// tools.
 	reThisTool = regexp.MustCompile(`(?i)\b(this|the current|our)\s+(tool|function|server)\b|\b(of|from|in|on)\s+(this|the)\s+server\b|\b(this|the) server'?s\b`)
@@ -66,8 +66,18 @@ func (l *compiledLanguage) shadows(j *judging, text string, loc []int) bool {
 	if !l.obliges(sent) || l.selfOnly(sent) {
 		return false
 	}
-	other, named := othersTarget(j, text[loc[0]:loc[1]])
+	other, named := othersTarget(j, text[loc[0]:loc[1]]+clauseRest(text[loc[1]:to]))
 	return other && (named || !ownCalled(j, text[from:loc[0]]+" "+text[loc[1]:to]))
+}
+
+// clauseRest is the rest of a scope's clause, up to its comma: "whenever
+// you send an email with another tool, …", "toda vez que usar a
+// ferramenta send_email, …" name the tool after the scope.
+func clauseRest(after string) string {
+	if i := strings.IndexAny(after, ",،、"); i >= 0 && i <= 80 {
+		return after[:i]
+	}
+	return ""
 }
 
 // ownCalled reports whether the directive around a scope names one of the
