@@ -117,10 +117,15 @@ func textSigns(j *judging, original string, decode bool) []string {
 	// capital look-alike (Cyrillic "Н" → "H") where its small letter has
 	// none, so folding first would make "Не" and "не" differ.
 	text := foldLower(original)
+	// Excerpts keep the text's case where folding kept its offsets.
+	show := text
+	if strings.ToLower(folded) == text {
+		show = folded
+	}
 	var out []string
 	if cands := candidates(j, text); len(cands) > 0 {
 		var matched map[int]bool
-		out, matched = matchRules(j, text, note, cands, nil)
+		out, matched = matchRules(j, text, show, note, cands)
 		if len(matched) < len(cands) {
 			out = append(out, joinSigns(j, joinLanguages(text), splitSentences(text), note, cands, matched)...)
 		}
@@ -161,10 +166,10 @@ func candidates(j *judging, lower string) []int {
 	return out
 }
 
-// matchRules applies the candidate rules not in skip to text; it returns
-// the signs and the rules that gave one. A paraphrase rule is read only
-// when no direct rule matched.
-func matchRules(j *judging, text, note string, cands []int, skip map[int]bool) ([]string, map[int]bool) {
+// matchRules applies the candidate rules to text (excerpts from show, the
+// same text in its case); it returns the signs and the rules that gave
+// one. A paraphrase rule is read only when no direct rule matched.
+func matchRules(j *judging, text, show, note string, cands []int) ([]string, map[int]bool) {
 	var out []string
 	matched := map[int]bool{}
 	direct := 0
@@ -172,10 +177,10 @@ func matchRules(j *judging, text, note string, cands []int, skip map[int]bool) (
 	said := map[string]bool{} // one sign per request, however many rules say it
 	for _, i := range cands {
 		r := allRules[i]
-		if skip[i] || r.paraphrase && direct > 0 || said[r.what] {
+		if r.paraphrase && direct > 0 || said[r.what] {
 			continue
 		}
-		if sign, ok := ruleSign(j, r, text, spans); ok {
+		if sign, ok := ruleSign(j, r, text, show, spans); ok {
 			out = append(out, sign+note)
 			matched[i] = true
 			said[r.what] = true
@@ -189,10 +194,10 @@ func matchRules(j *judging, text, note string, cands []int, skip map[int]bool) (
 
 // ruleSign is the first sign of r in text: on the whole text, or on each
 // sentence (line) that holds one of the rule's needed words and literals.
-func ruleSign(j *judging, r injectionRule, text string, spans [][2]int) (string, bool) {
+func ruleSign(j *judging, r injectionRule, text, show string, spans [][2]int) (string, bool) {
 	if r.whole {
 		if loc := firstMatch(j, r, text, nil); loc != nil {
-			return r.what + ": " + excerpt(text, loc[0], loc[1]), true
+			return r.what + ": " + excerpt(show, loc[0], loc[1]), true
 		}
 		return "", false
 	}
@@ -205,7 +210,7 @@ func ruleSign(j *judging, r injectionRule, text string, spans [][2]int) (string,
 			continue
 		}
 		if loc := firstMatchIn(j, r, text, sp[0], sp[1]); loc != nil {
-			return r.what + ": " + excerpt(text, loc[0], loc[1]), true
+			return r.what + ": " + excerpt(show, loc[0], loc[1]), true
 		}
 	}
 	return "", false
