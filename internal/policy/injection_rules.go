@@ -35,6 +35,19 @@ func negated(text string, start int) bool {
 	return mm != nil && !reDoubleNegative.MatchString(mm[2])
 }
 
+// reExampleIntro introduces an example of an argument ("such as
+// ~/notes.txt", "like /home/dev/todo.md").
+var reExampleIntro = regexp.MustCompile(`(?i)\b(such as|for example|for instance|like|e\.g|i\.e|example)\b`)
+
+// notAnExample drops a file request whose only local path is an example
+// of the argument ("Read the file at the given path, such as
+// ~/notes.txt"): a home directory is not a secret. A secret named as an
+// example still counts.
+func notAnExample(_ *judging, text string, loc []int) bool {
+	span := text[loc[0]:loc[1]]
+	return reSecret.MatchString(span) || !reExampleIntro.MatchString(span)
+}
+
 // localSecrets are the paths and words that name something only the
 // user's machine holds.
 var localSecrets = []string{"~/", "$home", "/home/", ".ssh", "id_rsa", "id_ed25519", ".env", "mcp.json", ".aws", "credential", ".npmrc", ".netrc", "/etc/passwd", "/etc/shadow", "private key"}
@@ -50,7 +63,7 @@ var injectionRules = []injectionRule{
 	{what: "overrides other instructions", re: regexp.MustCompile(`(?i)\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(previous|prior|above|other|earlier)\s+(instructions|prompts|rules|directions)`),
 		need: []string{"ignore", "disregard", "forget"}},
 	{what: "asks to read local files", re: regexp.MustCompile(`(?i)\b(read|cat|open|load|include|attach|send|pass|upload|provide|fetch)\b[^.\n]{0,80}(~/|\$home|/home/|\.ssh\b|id_rsa|id_ed25519|\.env\b|mcp\.json|\.aws\b|credentials|\.npmrc|\.netrc|/etc/passwd|/etc/shadow|private key)`),
-		negatable: true, file: true, need: localSecrets},
+		negatable: true, file: true, need: localSecrets, keep: notAnExample},
 	// The secret must be the verb's object: at most a few determiners and
 	// one other word between them ("include the user's API key", "pass
 	// the GitHub token"), not a noun further along the sentence ("include
