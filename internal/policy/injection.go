@@ -108,19 +108,24 @@ func InjectionSignsIn(original string, ctx TextContext) []string {
 // where they make one instruction; decode also reads what base64 runs
 // hide.
 func textSigns(j *judging, original string, decode bool) []string {
-	folded := Fold(original)
-	note := ""
-	if folded != original {
-		note = " (read after folding look-alike and invisible characters)"
-	}
 	// The rules read the text lower-cased, then folded: folding maps a
 	// capital look-alike (Cyrillic "Н" → "H") where its small letter has
 	// none, so folding first would make "Не" and "не" differ.
-	text := foldLower(original)
-	// Excerpts keep the text's case where folding kept its offsets.
-	show := text
-	if strings.ToLower(folded) == text {
-		show = folded
+	lower := strings.ToLower(original)
+	text := Fold(lower)
+	note := ""
+	if text != lower {
+		note = " (read after folding look-alike and invisible characters)"
+	}
+	// Excerpts keep the text's case where folding kept its offsets, and
+	// base64 is decoded from the text in its case (folded when it holds
+	// compatibility forms: fullwidth letters are base64 too once folded).
+	show, cased := text, original
+	if !isASCII(original) {
+		cased = Fold(original)
+	}
+	if strings.ToLower(cased) == text {
+		show = cased
 	}
 	var out []string
 	if cands := candidates(j, text); len(cands) > 0 {
@@ -131,7 +136,7 @@ func textSigns(j *judging, original string, decode bool) []string {
 		}
 	}
 	if decode {
-		out = append(out, encodedSigns(j, folded)...)
+		out = append(out, encodedSigns(j, cased)...)
 	}
 	return out
 }

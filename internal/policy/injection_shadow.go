@@ -3,6 +3,7 @@ package policy
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Tool shadowing: a description or result that sets rules for how the
@@ -22,15 +23,32 @@ import (
 // break before it to the break after it (sentence punctuation or a line
 // break; a colon or semicolon does not end it).
 func sentenceBounds(text string, start, end int) (int, int) {
-	from := 0
-	if locs := reSentenceEnd.FindAllStringIndex(text[:start], -1); len(locs) > 0 {
-		from = locs[len(locs)-1][1]
+	from := start
+	for from > 0 && !endsSentence(text, from) {
+		from--
 	}
 	to := len(text)
 	if loc := reSentenceEnd.FindStringIndex(text[end:]); loc != nil {
 		to = end + loc[0]
 	}
 	return from, to
+}
+
+// endsSentence reports whether a sentence ends right before text[i]: after
+// a line break or a CJK, Devanagari or Arabic stop, or after sentence
+// punctuation followed by white space (reSentenceEnd, read backwards).
+func endsSentence(text string, i int) bool {
+	prev := text[i-1]
+	switch {
+	case prev == '\n':
+		return true
+	case prev == ' ' || prev == '\t' || prev == '\r':
+		return i >= 2 && strings.IndexByte(".!?", text[i-2]) >= 0
+	case prev >= utf8.RuneSelf:
+		r, _ := utf8.DecodeLastRuneInString(text[:i])
+		return strings.ContainsRune("。！？।؟", r)
+	}
+	return false
 }
 
 // reSentenceEnd is the end of a sentence: sentence punctuation before
