@@ -128,11 +128,12 @@ func textSigns(j *judging, original string, decode bool) []string {
 		show = cased
 	}
 	var out []string
-	if cands := candidates(j, text); len(cands) > 0 {
+	rd := newReading(text)
+	if cands := candidates(j, rd); len(cands) > 0 {
 		var matched map[int]bool
 		out, matched = matchRules(j, text, show, note, cands)
 		if len(matched) < len(cands) {
-			out = append(out, joinSigns(j, joinLanguages(text), splitSentences(text), note, cands, matched)...)
+			out = append(out, joinSigns(j, joinLanguages(rd), splitSentences(text), note, cands, matched)...)
 		}
 	}
 	if decode {
@@ -144,27 +145,52 @@ func textSigns(j *judging, original string, decode bool) []string {
 // foldLower is text as the rules read it.
 func foldLower(text string) string { return Fold(strings.ToLower(text)) }
 
-// candidates lists the rules worth reading on lower: the text holds one
-// of their needed words and is in their language (judged once per
-// language).
-func candidates(j *judging, lower string) []int {
-	var out []int
-	present := scriptsIn(lower)
-	padded := " " + lower + " "
-	langOK := map[*compiledLanguage]bool{}
-	for i, r := range allRules {
-		if r.messages && j.declared || !containsAny(lower, r.need) {
-			continue
+// reading is one text (lower case, folded) being judged: which of the
+// words the rules need it holds and which languages it may be in, each
+// found once.
+type reading struct {
+	text, padded string
+	present      scriptSet
+	held         map[string]bool
+	langOK       map[*compiledLanguage]bool
+}
+
+func newReading(text string) *reading {
+	return &reading{text: text, padded: " " + text + " ", present: scriptsIn(text), held: map[string]bool{}, langOK: map[*compiledLanguage]bool{}}
+}
+
+// has reports whether the text holds one of words (or words is empty).
+func (rd *reading) has(words []string) bool {
+	for _, w := range words {
+		ok, seen := rd.held[w]
+		if !seen {
+			ok = strings.Contains(rd.text, w)
+			rd.held[w] = ok
 		}
-		if r.lang != nil {
-			ok, seen := langOK[r.lang]
-			if !seen {
-				ok = r.lang.reads(padded, present)
-				langOK[r.lang] = ok
-			}
-			if !ok {
-				continue
-			}
+		if ok {
+			return true
+		}
+	}
+	return len(words) == 0
+}
+
+// in reports whether the text may be in language l.
+func (rd *reading) in(l *compiledLanguage) bool {
+	ok, seen := rd.langOK[l]
+	if !seen {
+		ok = l.reads(rd.padded, rd.present)
+		rd.langOK[l] = ok
+	}
+	return ok
+}
+
+// candidates lists the rules worth reading on a text: it holds one of
+// their needed words and may be in their language.
+func candidates(j *judging, rd *reading) []int {
+	var out []int
+	for i, r := range allRules {
+		if r.messages && j.declared || !rd.has(r.need) || r.lang != nil && !rd.in(r.lang) {
+			continue
 		}
 		out = append(out, i)
 	}

@@ -35,11 +35,10 @@ var foldedSecret = Fold(secretPattern)
 
 // joinLanguages are the languages a text may be written in (by script or
 // words): the ones whose directives and anaphors a join reads.
-func joinLanguages(lower string) []*compiledLanguage {
+func joinLanguages(rd *reading) []*compiledLanguage {
 	var out []*compiledLanguage
-	present, padded := scriptsIn(lower), " "+lower+" "
 	for i := range compiledLanguages {
-		if l := &compiledLanguages[i]; l.leadRe != nil && l.reads(padded, present) {
+		if l := &compiledLanguages[i]; l.leadRe != nil && rd.in(l) {
 			out = append(out, l)
 		}
 	}
@@ -68,7 +67,10 @@ func splitSentences(text string) []segment {
 	var out []segment
 	start := 0
 	for i := 0; i < len(text) && len(out) < maxSegments; {
-		r, n := utf8.DecodeRuneInString(text[i:])
+		r, n := rune(text[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(text[i:])
+		}
 		end, ok := breakAt(text, i, r, n)
 		if !ok {
 			i += n

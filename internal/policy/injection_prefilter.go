@@ -5,6 +5,8 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // A rule's expression is read only on the sentences that hold one of its
@@ -104,21 +106,51 @@ func shortest(set []string) int {
 	return n
 }
 
-// sentenceSpans cuts text at sentence ends (reSentenceEnd), keeping each
-// end with its sentence: the pieces a rule's expression is read on.
+// sentenceSpans cuts text at sentence ends (those of reSentenceEnd:
+// sentence punctuation and the white space after it, a line break, a CJK,
+// Devanagari or Arabic stop), keeping each end with its sentence: the
+// pieces a rule's expression is read on.
 func sentenceSpans(text string) [][2]int {
 	var out [][2]int
 	start := 0
-	for _, loc := range reSentenceEnd.FindAllStringIndex(text, -1) {
-		if loc[1] > start {
-			out = append(out, [2]int{start, loc[1]})
-			start = loc[1]
+	for i := 0; i < len(text); {
+		end := sentenceEndAt(text, i)
+		if end < 0 {
+			i++
+			continue
 		}
+		out = append(out, [2]int{start, end})
+		start, i = end, end
 	}
 	if start < len(text) {
 		out = append(out, [2]int{start, len(text)})
 	}
 	return out
+}
+
+// sentenceEndAt is where a sentence end starting at text[i] ends, or -1.
+func sentenceEndAt(text string, i int) int {
+	c := text[i]
+	switch {
+	case c == '\n':
+		return i + 1
+	case c == '.' || c == '!' || c == '?':
+		j := i
+		for j < len(text) && (text[j] == '.' || text[j] == '!' || text[j] == '?') {
+			j++
+		}
+		if j == len(text) {
+			return j
+		}
+		if r, n := utf8.DecodeRuneInString(text[j:]); unicode.IsSpace(r) {
+			return j + n
+		}
+	case c >= utf8.RuneSelf:
+		if r, n := utf8.DecodeRuneInString(text[i:]); strings.ContainsRune("。！？।؟", r) {
+			return i + n
+		}
+	}
+	return -1
 }
 
 // lineSpans cuts text at line breaks, keeping each break with its line.

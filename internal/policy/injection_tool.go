@@ -97,13 +97,13 @@ func nodeJoinSigns(j *judging, w *schemaWalk, idx int) []string {
 	for _, p := range prose {
 		folded := foldLower(p)
 		segs := splitSentences(folded)
-		if len(segs) == 0 || !directive(joinLanguages(folded), string(segs[len(segs)-1])) {
+		if len(segs) == 0 || !directive(joinLanguages(newReading(folded)), string(segs[len(segs)-1])) {
 			continue
 		}
 		head := string(segs[len(segs)-1])
 		for _, v := range values[:min(len(values), maxJoinValues)] {
 			tail := foldLower(v)
-			cands := candidates(j, head+" "+tail)
+			cands := candidates(j, newReading(head+" "+tail))
 			out = append(out, joinPair(j, head, tail, "", cands, map[int]bool{})...)
 		}
 	}
