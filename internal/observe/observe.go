@@ -417,12 +417,14 @@ func runeSlice(text string, start, end int) string {
 }
 
 // signExcerpt bounds a long text that carries signs to the part of it
-// that does (chunks overlap, so a match across a boundary is kept whole).
+// that does. Chunks overlap by half, so a rule's span up to half a chunk
+// (a directive two lines before the command it asks to run) lies whole
+// in one of them wherever it falls.
 func signExcerpt(text string) string {
 	if len(text) <= maxMessageText {
 		return text
 	}
-	for start := 0; start < len(text); start += maxMessageText - 256 {
+	for start := 0; start < len(text); start += maxMessageText / 2 {
 		chunk := runeSlice(text, start, min(len(text), start+maxMessageText))
 		if len(policy.InjectionSigns(chunk)) > 0 {
 			return chunk
