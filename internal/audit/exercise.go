@@ -129,7 +129,7 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, time
 	case errors.As(err, &rpc) && rpc.Code == mcpclient.CodeTooLarge:
 		call.Outcome = m.CallTooLarge
 	case errors.As(err, &rpc):
-		call.Outcome, call.Detail = m.CallError, textsafe.Text(x.cs.Redact(rpc.Message), 200)
+		call.Outcome, call.Detail = m.CallError, m.NormalizeLabels(textsafe.Text(x.cs.Redact(rpc.Message), 200))
 	case errors.Is(err, mcpclient.ErrClosed):
 		call.Outcome = m.CallServerDied
 	case errors.Is(err, context.DeadlineExceeded):
@@ -234,7 +234,7 @@ func (x *exerciser) result(seg *segment, pc schedule.Call, raw json.RawMessage, 
 	if res.IsError || looksLikeError(first) {
 		// A result that says it failed is a failed call, whatever its
 		// isError: the behaviour behind it was not reached.
-		call.Outcome, call.Detail = m.CallError, textsafe.Text(x.cs.Redact(firstLine(first)), 200)
+		call.Outcome, call.Detail = m.CallError, m.NormalizeLabels(textsafe.Text(x.cs.Redact(firstLine(first)), 200))
 	}
 }
 
