@@ -20,6 +20,9 @@ const (
 	// PhaseWitness is the phase of findings that compare the traced run
 	// with the witness run (the same server, not traced).
 	PhaseWitness = "witness"
+	// PhaseEras is the phase of findings that compare a dual-era
+	// server's sessions in the two protocol eras.
+	PhaseEras = "eras"
 
 	// PhaseCallPrefix starts the phase of a tool call.
 	PhaseCallPrefix = "call:"
@@ -27,6 +30,9 @@ const (
 	PhasePromptPrefix = "prompt:"
 	// PhaseReadPrefix starts the phase of a resource read.
 	PhaseReadPrefix = "read:"
+	// PhaseCompletePrefix starts the phase of a completion/complete
+	// request for a prompt argument or a template variable.
+	PhaseCompletePrefix = "complete:"
 )
 
 // PhaseRank orders phase names as they happen in a run: install, startup,
@@ -42,7 +48,7 @@ func PhaseRank(name string) int {
 		return 2
 	case strings.HasPrefix(name, PhasePromptPrefix):
 		return 3
-	case strings.HasPrefix(name, PhaseReadPrefix):
+	case strings.HasPrefix(name, PhaseReadPrefix), strings.HasPrefix(name, PhaseCompletePrefix):
 		return 4
 	case name == PhaseIdle:
 		return 5
@@ -120,6 +126,9 @@ const (
 	ChannelStdout       = "stdout"       // a line on standard output that is not JSON-RPC
 	ChannelOversized    = "oversized"    // a message larger than the client reads (8 MiB)
 	ChannelResult       = "result"       // the result of a call the audit made (tools/call, prompts/get, resources/read)
+	ChannelTask         = "task"         // a task's state (2026-07-28 tasks extension): status, statusMessage, error
+	ChannelState        = "state"        // the opaque requestState of an input_required result, which the client echoes
+	ChannelTransport    = "transport"    // an event of the transport itself (the HTTP+SSE endpoint event, an unknown event)
 )
 
 // Verdicts of a diff or check under a policy.

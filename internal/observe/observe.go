@@ -232,6 +232,9 @@ var channelHow = map[string]string{
 	mcpclient.ChanError:        m.HowMCPOutput,
 	mcpclient.ChanStdout:       m.HowStdout,
 	mcpclient.ChanOversized:    m.HowMCPOutput,
+	mcpclient.ChanTask:         m.HowMCPOutput,
+	mcpclient.ChanState:        m.HowMCPOutput,
+	mcpclient.ChanTransport:    m.HowMCPOutput,
 }
 
 // channelName maps a client channel to the manifest's word for it.
@@ -241,6 +244,9 @@ var channelName = map[string]string{
 	mcpclient.ChanError:        m.ChannelError,
 	mcpclient.ChanStdout:       m.ChannelStdout,
 	mcpclient.ChanOversized:    m.ChannelOversized,
+	mcpclient.ChanTask:         m.ChannelTask,
+	mcpclient.ChanState:        m.ChannelState,
+	mcpclient.ChanTransport:    m.ChannelTransport,
 }
 
 var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)

@@ -42,6 +42,9 @@ type Call struct {
 // Lists are what the server listed, raw.
 type Lists struct {
 	Tools, Prompts, Resources, Templates []json.RawMessage
+	// Completions: the server declared the completions capability, so
+	// prompt arguments and template variables get completion/complete.
+	Completions bool
 }
 
 // Selection is what the user asked to exercise: Calls "none" makes no
@@ -67,6 +70,10 @@ func Plan(l Lists, sel Selection) []Call {
 		out = append(out, planPrompts(l.Prompts)...)
 		out = append(out, planResources(l.Resources)...)
 		out = append(out, planTemplates(l.Templates)...)
+		out = append(out, planApps(l.Tools, out)...)
+		if l.Completions {
+			out = append(out, planCompletions(l.Prompts, l.Templates)...)
+		}
 	}
 	for _, pc := range tools {
 		pc.Phase += AgainSuffix
