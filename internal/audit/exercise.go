@@ -56,23 +56,30 @@ func notPlanned(o Options) string {
 	return ""
 }
 
-// plan lists the calls to make (internal/schedule).
-func (x *exerciser) plan() []schedule.Call {
-	return schedule.Plan(schedule.Lists{Tools: x.ses.Tools, Prompts: x.ses.Prompts, Resources: x.ses.Resources, Templates: x.ses.Templates,
+// planner plans the calls to make as they are made (internal/schedule):
+// later sets take what earlier calls returned, never a canary.
+func (x *exerciser) planner() *schedule.Planner {
+	finder := canary.NewFinder(x.cs.All())
+	return schedule.NewPlanner(schedule.Lists{Tools: x.ses.Tools, Prompts: x.ses.Prompts, Resources: x.ses.Resources, Templates: x.ses.Templates,
 		Completions: x.ses.Init.Has("completions")},
-		schedule.Selection{None: x.o.Calls == CallsNone, Tools: x.o.Tools, ToolArgs: x.o.ToolArgs})
+		schedule.Selection{None: x.o.Calls == CallsNone, Tools: x.o.Tools, ToolArgs: x.o.ToolArgs},
+		func(v string) bool { return len(finder.Find([]byte(v))) > 0 })
 }
 
-// run makes the planned calls one at a time. It returns the segment that
-// is alive at the end (nil when the server could not be restarted) and
-// whether that server exited on its own.
+// run makes the planned calls, each in its own window, restarting a
+// server that died between them.
 func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment) (*segment, bool) {
-	plan := x.plan()
-	budget := schedule.NewBudget(x.o.Timing.CallBudget, x.o.Timing.CallTimeout, plan, nil)
+	pl := x.planner()
+	budget := schedule.NewBudgetFor(x.o.Timing.CallBudget, x.o.Timing.CallTimeout, pl.Firsts(), nil)
 	restarted := false
-	for i, pc := range plan {
-		x.o.step(StepCalls, i, len(plan))
-		call := m.Call{Phase: pc.Phase, Kind: pc.Kind, Name: textsafe.Text(pc.Name, 512), Args: pc.Args, ArgsValid: pc.Valid}
+	for i := 0; ; i++ {
+		pc, more := pl.Next()
+		if !more {
+			break
+		}
+		x.o.step(StepCalls, i, max(pl.Firsts(), i+1))
+		call := m.Call{Phase: pc.Phase, Kind: pc.Kind, Name: textsafe.Text(pc.Name, 512), Args: pc.Args, ArgsValid: pc.Valid, Set: string(pc.Set.Reason),
+			Probes: schedule.Probes(pc.Set)}
 		timeout, ok := budget.Next(pc.Pass <= 1)
 		switch {
 		case seg == nil:
@@ -80,34 +87,25 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 		case !ok || ctx.Err() != nil:
 			call.Outcome, call.Detail = m.CallSkipped, "the time budget for calls was used up"
 		}
-		if call.Outcome != "" {
-			x.calls = append(x.calls, call)
-			continue
-		}
-		if isDone(seg.run.Done()) {
+		if call.Outcome == "" && isDone(seg.run.Done()) {
 			// The server died after the previous call settled.
 			next, err := x.restart(ctx, seg, segments)
 			if err != nil {
 				x.log.Debug("restart failed", "err", err)
 				seg = nil
 				call.Outcome, call.Detail = m.CallSkipped, "the server could not be restarted"
-				x.calls = append(x.calls, call)
-				continue
+			} else {
+				seg, restarted = next, true
 			}
-			seg, restarted = next, true
+		}
+		if call.Outcome != "" {
+			x.calls = append(x.calls, call)
+			continue
 		}
 		call.Restarted, restarted = restarted, false
-		x.do(ctx, seg, pc, timeout, &call)
+		raw, failure := x.do(ctx, seg, pc, timeout, &call)
 		x.calls = append(x.calls, call)
-		if call.Outcome == m.CallServerDied && i < len(plan)-1 {
-			next, err := x.restart(ctx, seg, segments)
-			if err != nil {
-				x.log.Debug("restart failed", "err", err)
-				seg = nil
-				continue
-			}
-			seg, restarted = next, true
-		}
+		pl.Done(pc, raw, failure)
 	}
 	if seg == nil {
 		return nil, true
@@ -116,7 +114,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 }
 
 // do makes one call in its own window and records the outcome.
-func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, timeout time.Duration, call *m.Call) {
+func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, timeout time.Duration, call *m.Call) (raw json.RawMessage, failure string) {
 	seg.window(pc.Phase, time.Now())
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	// Driven as a real client drives it: a 2026-07-28 input_required
@@ -124,7 +122,6 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, time
 	// window stays open while it runs).
 	ex, err := seg.client.Request(cctx, pc.Method, variant.MoveParams(pc.Params, Home, x.spec.Home), mcpclient.RequestOptions{})
 	cancel()
-	var raw json.RawMessage
 	if ex != nil {
 		raw = ex.Result
 	}
@@ -145,6 +142,7 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, time
 		call.Outcome = m.CallTooLarge
 	case errors.As(err, &rpc):
 		call.Outcome, call.Detail = m.CallError, m.NormalizeLabels(textsafe.Text(x.cs.Redact(rpc.Message), 200))
+		failure = rpc.Message
 	case errors.Is(err, mcpclient.ErrClosed):
 		call.Outcome = m.CallServerDied
 	case errors.Is(err, context.DeadlineExceeded):
@@ -165,6 +163,11 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, time
 	if call.Content == nil {
 		call.Content = []string{}
 	}
+	schedule.MarkProbes(call.Probes, raw)
+	if call.Outcome == m.CallError && failure == "" {
+		failure = coverage.ReadResult(raw).Text // an isError result's text: what argsynth.Correct reads
+	}
+	return raw, failure
 }
 
 // settle keeps the call's window open until its effects have landed

@@ -19,6 +19,9 @@ type Result struct {
 	// isError); First is that text's first line.
 	Failed bool
 	First  string
+	// Text is the first text item of a failed answer in full, bounded
+	// (8 KiB): the message a corrected retry reads.
+	Text string
 }
 
 // errorOpening are how servers begin a result that reports a failure
@@ -80,7 +83,7 @@ func ReadResult(raw []byte) Result {
 	t := strings.ToLower(strings.TrimSpace(first))
 	out.Failed = res.IsError || slices.ContainsFunc(errorOpening, func(p string) bool { return strings.HasPrefix(t, p) })
 	if out.Failed {
-		out.First = firstLine(first)
+		out.First, out.Text = firstLine(first), textsafe.Valid(first, 8<<10)
 	}
 	return out
 }

@@ -12,8 +12,8 @@ func TestReadResult(t *testing.T) {
 		want Result
 	}{
 		{`{"content":[{"type":"text","text":"ok"},{"type":"image"},{"type":"text","text":"more"}]}`, Result{Content: []string{"image", "text"}}},
-		{`{"isError":true,"content":[{"type":"text","text":"\n upstream down\nretry"}]}`, Result{Content: []string{"text"}, Failed: true, First: "upstream down"}},
-		{`{"content":[{"type":"text","text":"Error: ECONNREFUSED"}]}`, Result{Content: []string{"text"}, Failed: true, First: "Error: ECONNREFUSED"}},
+		{`{"isError":true,"content":[{"type":"text","text":"\n upstream down\nretry"}]}`, Result{Content: []string{"text"}, Failed: true, First: "upstream down", Text: "\n upstream down\nretry"}},
+		{`{"content":[{"type":"text","text":"Error: ECONNREFUSED"}]}`, Result{Content: []string{"text"}, Failed: true, First: "Error: ECONNREFUSED", Text: "Error: ECONNREFUSED"}},
 		{`{"messages":[{"content":{"type":"text"}}]}`, Result{Content: []string{"text"}}},
 		{`{"contents":[{"text":"a"},{"blob":"AA=="}]}`, Result{Content: []string{"blob", "text"}}},
 		{`not json`, Result{}},

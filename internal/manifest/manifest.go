@@ -205,11 +205,18 @@ type Call struct {
 	Phase string `json:"phase"`
 	Kind  string `json:"kind"` // tool, prompt, resource, template
 	Name  string `json:"name"`
-	// Args are exactly what was sent (canonical JSON); ArgsValid tells
-	// whether they validated against the tool's input schema.
+	// Args are what was sent (canonical JSON), a value an earlier call
+	// returned recorded as its reference ({"$ref_call": PHASE, "field":
+	// PATH}); ArgsValid tells whether they validated against the tool's
+	// input schema.
 	Args      json.RawMessage `json:"args,omitempty"`
 	ArgsValid bool            `json:"args_valid"`
-	Outcome   string          `json:"outcome"`
+	// Set is which argument set of the tool the call sent: required,
+	// optional, candidates, probe, retry (a corrected one) or repeat.
+	Set string `json:"set,omitempty"`
+	// Probes are the marker probes the set carried (internal/argsynth).
+	Probes  []Probe `json:"probes,omitempty"`
+	Outcome string  `json:"outcome"`
 	// Content lists the types of the returned content items.
 	Content []string `json:"content"`
 	// Detail explains an error or skip (bounded, sanitized).
@@ -675,4 +682,20 @@ type AppPage struct {
 	Hosts   []string `json:"hosts,omitempty"`
 	Outside []string `json:"outside,omitempty"`
 	Problem string   `json:"problem,omitempty"`
+}
+
+// Probe is a marker probe a call carried: a value in one parameter whose
+// marker shows that the server evaluated, rendered, opened or fetched it.
+type Probe struct {
+	Param string `json:"param"`
+	// Kind is expression, template, path or url.
+	Kind string `json:"kind"`
+	// Declared: the parameter's name or description announces what the
+	// probe sends (evaluating it is then its documented use).
+	Declared bool `json:"declared,omitempty"`
+	// Markers are what shows it worked: "result VALUE" (in the call's
+	// result), "file PATH" (opened), "dns HOST" (looked up).
+	Markers []string `json:"markers"`
+	// InResult: a result marker was in the call's result.
+	InResult bool `json:"in_result,omitempty"`
 }
