@@ -140,7 +140,6 @@ func writeList(w io.Writer, res *clientconfig.Result, home string) {
 	}
 }
 
-
 // clientName is a client's name for people.
 func clientName(id string) string {
 	if c := clientconfig.ClientByID(id); c != nil {

@@ -129,7 +129,6 @@ func checkURL(raw string, allowLoopback bool) (*url.URL, error) {
 	return u, nil
 }
 
-
 // budget is what may still be read from the server, over every response
 // of the audit: a server cannot make it read without end by answering
 // each bounded request with a large body, page after page.
