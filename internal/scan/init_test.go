@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
+	"github.com/mcp-audit/mcp-audit/internal/clientconfig"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/report"
 )
 
 // TestInit: the written mcp-audit.yml holds every server that can be
@@ -58,5 +61,30 @@ func TestInit(t *testing.T) {
 	}
 	if v, _ := baseline.Newest(cfg.BaselineDir(), "local", "bad-server"); v != "" {
 		t.Errorf("the failing version %s was recorded", v)
+	}
+}
+
+// TestInitPins: a registry server is written at the version its audit
+// resolved, not the range it is configured with; one whose audit is
+// incomplete gets no baseline.
+func TestInitPins(t *testing.T) {
+	srv := &clientconfig.Server{Name: "memory", Kind: clientconfig.KindNPM, Package: "@modelcontextprotocol/server-memory",
+		Version: "latest", Sources: []clientconfig.Source{{Client: "cursor", Path: "/h/.cursor/mcp.json", Line: 3, Name: "memory"}}}
+	res := &Result{Plan: &Plan{Scan: &clientconfig.Result{Servers: []*clientconfig.Server{srv}}},
+		Reports: []report.DiffReport{{Server: "memory"}}, Audited: map[string]Audited{"memory": {Version: "2026.8.31", Verdict: m.VerdictIncomplete}}}
+	path := filepath.Join(t.TempDir(), "mcp-audit.yml")
+	in, err := Init(res, path, "/h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Server("memory"); s == nil || s.Version != "2026.8.31" || s.Range != "" {
+		t.Errorf("memory: %+v, want version 2026.8.31", s)
+	}
+	if len(in.Baselines) != 0 || len(in.NotRecorded) != 1 || !strings.Contains(in.NotRecorded[0], "incomplete") {
+		t.Errorf("baselines %v, not recorded %v", in.Baselines, in.NotRecorded)
 	}
 }

@@ -2,14 +2,18 @@ package scan
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/baseline"
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/check"
 	"github.com/mcp-audit/mcp-audit/internal/clientconfig"
@@ -119,6 +123,7 @@ func auditRemotes(ctx context.Context, p *Plan, o Options, mans map[string]*m.Ma
 			errs[s.Name] = "not audited: " + err.Error()
 		default:
 			mans[s.Name] = man
+			keepManifest(o.Out, man)
 		}
 		if o.Progress != nil {
 			what := "surface only, " + outcomeOf(man, err)
@@ -149,6 +154,7 @@ func (res *Result) report(s *clientconfig.Server, p *Plan, o Options, records ma
 		default:
 			r = judged(s.Name, man, defaultPolicy(o))
 			r.SurfaceOnly = true
+			r.Notes = append(r.Notes, surfacePin(man))
 		}
 		return r
 	case clientconfig.KindUnrecognised:
@@ -216,4 +222,30 @@ func readManifest(path string) (*m.Manifest, error) {
 func clientInfo(o audit.Options) (string, string) {
 	name, version, _ := strings.Cut(o.ClientInfo, "/")
 	return name, version
+}
+
+// keepManifest writes a remote server's surface manifest beside the
+// sandboxed ones (manifests/remote/HOST/VERSION.json), where a later
+// scan's can be compared with it (mcp-audit diff). A server that gave no
+// usable version has none kept; its report still pins its tools.
+func keepManifest(out string, man *m.Manifest) {
+	if out == "" || man.Target.Version == "" {
+		return
+	}
+	if _, err := baseline.Write(filepath.Join(out, "manifests"), man); err != nil {
+		man.Run.Notes = append(man.Run.Notes, "its manifest is not kept: "+textsafe.OneLine(err.Error(), 200))
+	}
+}
+
+// surfacePin is one digest over a remote server's tools (each pinned by
+// its own digest in the manifest), so two scans' surfaces compare at a
+// glance.
+func surfacePin(man *m.Manifest) string {
+	digests := make([]string, 0, len(man.Tools))
+	for _, t := range man.Tools {
+		digests = append(digests, t.Name+"\x00"+t.Digest)
+	}
+	slices.Sort(digests)
+	sum := sha256.Sum256([]byte(strings.Join(digests, "\n")))
+	return fmt.Sprintf("surface pinned: %d %s, digest sha256:%s", len(man.Tools), plural(len(man.Tools), "tool", "tools"), hex.EncodeToString(sum[:8]))
 }

@@ -182,6 +182,13 @@ func TestScan(t *testing.T) {
 			t.Errorf("the good server's notes lack %q:\n%s", w, notes)
 		}
 	}
+	docs := byName(res.Reports)["docs"]
+	if !slices.ContainsFunc(docs.Notes, func(n string) bool { return strings.HasPrefix(n, "surface pinned: 2 tools, digest sha256:") }) {
+		t.Errorf("the remote server's tools are not pinned in its report: %v", docs.Notes)
+	}
+	if kept, _ := filepath.Glob(filepath.Join(o.Out, "manifests", "remote", "*", "2.1.0.json")); len(kept) != 1 {
+		t.Errorf("the remote server's surface manifest is not kept: %v", kept)
+	}
 	if len(res.Plan.Scan.Problems) != 1 || res.Plan.Scan.Problems[0].Path != mc.vscode || res.Plan.Scan.Problems[0].Line != 3 {
 		t.Errorf("problems %+v, want the VS Code file at line 3", res.Plan.Scan.Problems)
 	}
@@ -232,5 +239,34 @@ func TestScanWithoutRemote(t *testing.T) {
 	}
 	if err := Outcome(nil, res.Reports, true); err != nil {
 		t.Errorf("outcome with allow-incomplete %v, want nil", err)
+	}
+}
+
+// TestUnknownPackage: a package the registry does not have is warned
+// about in its server's report notes; one it has is not (the control).
+func TestUnknownPackage(t *testing.T) {
+	home := t.TempDir()
+	p := filepath.Join(home, ".cursor", "mcp.json")
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	os.WriteFile(p, []byte(`{"mcpServers": {
+  "real": {"command": "npx", "args": ["-y", "real-mcp@1.0.0"]},
+  "squat": {"command": "npx", "args": ["-y", "squatted-mcp@1.0.0"]}}}`), 0o644)
+	var asked []string
+	exists := func(ctx context.Context, kind, name string) (bool, error) {
+		asked = append(asked, kind+":"+name)
+		return name == "real-mcp", nil
+	}
+	plan, err := NewPlan(context.Background(), Options{Env: clientconfig.Env{Home: home, OS: "linux"}, Out: t.TempDir(), Exists: exists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range plan.Scan.Servers {
+		ns := strings.Join(notes(plan.Scan, s, home), "\n")
+		if got := strings.Contains(ns, "warning (unknown-package): ~/.cursor/mcp.json:3: the npm registry has no package squatted-mcp"); got != (s.Name == "squat") {
+			t.Errorf("%s: unknown-package warned %v:\n%s", s.Name, got, ns)
+		}
+	}
+	if !cmp.Equal(asked, []string{"npm:real-mcp", "npm:squatted-mcp"}) {
+		t.Errorf("asked %v", asked)
 	}
 }
