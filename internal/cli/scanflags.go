@@ -169,6 +169,10 @@ func printPlan(env *Env, p *scan.Plan, o scan.Options) {
 		fmt.Fprintf(env.Stderr, "mcp-audit: %s\n", textsafe.Line(problemLine(pr, o.Env.Home), 1000))
 	}
 	res := p.Scan
+	if len(res.Files) == 0 {
+		fmt.Fprintln(env.Stderr, "scan: no MCP client configuration file found in the documented places (docs/scan.md); name a file to read it")
+		return
+	}
 	remote := fmt.Sprintf("%d remote (not contacted without --remote)", countKind(res, clientconfig.KindRemote))
 	if o.Remote {
 		remote = fmt.Sprintf("%d remote, surface only", p.Remotes())
