@@ -176,12 +176,20 @@ const (
 const (
 	// TransportHTTP is a server reached over Streamable HTTP.
 	TransportHTTP = "http"
+	// TransportSSE is a remote server reached over the HTTP+SSE transport
+	// of revision 2024-11-05.
+	TransportSSE = "sse"
 )
 
 // Ecosystems (Target.Ecosystem) besides npm and local.
 const (
 	// EcosystemOCI is a container image audited as shipped.
 	EcosystemOCI = "oci"
+	// EcosystemRemote is a remote (HTTP) server audited from outside,
+	// surface only (internal/remote): what it offered was judged, what it
+	// does was not observed. Its name is the URL's host, its version the
+	// one it gave in its opening.
+	EcosystemRemote = "remote"
 )
 
 // BetweenRuns marks a list change seen between two runs of --runs
