@@ -11,7 +11,8 @@ import (
 // template (the product of the probe's expression in its result) runs what
 // the model was told by whatever it read: high, a code-injection path
 // the tool's schema does not announce. Where the parameter says it takes
-// code, evaluating it is its job: low. A path probe's note opened and a URL
+// code, evaluating it is its job, and a model can be talked into sending
+// anything there: medium, worth seeing. A path probe's note opened and a URL
 // probe's host looked up are what file and fetch tools do: low, recorded.
 func argProbeFindings(man *m.Manifest) []Finding {
 	var out []Finding
@@ -29,6 +30,7 @@ func argProbeFindings(man *m.Manifest) []Finding {
 				f.Severity = High
 				f.Summary = "tool " + c.Name + " evaluates its parameter " + p.Param + " as " + p.Kind + " code, which its schema does not say"
 			case p.Kind == "expression" || p.Kind == "template":
+				f.Severity = Medium
 				f.Summary = "tool " + c.Name + " evaluates its parameter " + p.Param + " (" + p.Kind + "), as it says"
 			default:
 				f.Summary = "tool " + c.Name + " acts on its parameter " + p.Param + " (" + p.Kind + " probe seen)"

@@ -7,7 +7,7 @@ import (
 )
 
 // TestArgProbes: an undeclared parameter that evaluates the probe's
-// expression is high; a declared one low; a probe whose marker did not
+// expression is high; a declared one medium; a probe whose marker did not
 // show is nothing; the path probe's note opened is low.
 func TestArgProbes(t *testing.T) {
 	man := &m.Manifest{
@@ -23,7 +23,7 @@ func TestArgProbes(t *testing.T) {
 	for _, f := range argProbeFindings(man) {
 		got[f.Subject] = f.Severity
 	}
-	want := map[string]Severity{"search query expression probe": High, "run_js code expression probe": Low, "read path path probe": Low}
+	want := map[string]Severity{"search query expression probe": High, "run_js code expression probe": Medium, "read path path probe": Low}
 	if len(got) != len(want) {
 		t.Errorf("findings %v, want %v", got, want)
 	}
