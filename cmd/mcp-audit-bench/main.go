@@ -29,7 +29,7 @@ func main() {
 	runs := flag.Int("runs", 7, "runs per measurement")
 	exercise := flag.String("exercise", "npm:@modelcontextprotocol/server-everything", "server to exercise end to end (empty: skip)")
 	batchN := flag.Int("batch", 20, "servers in the --jobs 1 vs --jobs N batch comparison (0: skip)")
-	only := flag.String("only", "", "run one measurement only: init, sink, start, witness, exercise, analysis, clock or batch")
+	only := flag.String("only", "", "run one measurement only: init, sink, start, witness, exercise, analysis, clock, variants or batch")
 	fixture := flag.String("fixture", "testdata/fixtures/fixture-server", "fixture server directory for the batch comparison")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -62,9 +62,11 @@ func one(ctx context.Context, d audit.Deps, name string, o bench.Options) error 
 		return bench.BatchScaling(ctx, w, d, o)
 	case "clock":
 		return bench.ClockCost(ctx, w, d, o.Fixture, o.Runs)
+	case "variants":
+		return bench.VariantsCost(ctx, w, d, o.Fixture, max(3, o.Runs/2))
 	case "init", "sink", "start", "witness":
 	default:
-		return fmt.Errorf("-only %q: want init, sink, start, witness, exercise, analysis, clock or batch", name)
+		return fmt.Errorf("-only %q: want init, sink, start, witness, exercise, analysis, clock, variants or batch", name)
 	}
 	pinned, err := bench.Pin(ctx, d, o.Server)
 	if err != nil {

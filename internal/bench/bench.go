@@ -78,6 +78,9 @@ func rest(ctx context.Context, w io.Writer, d audit.Deps, o Options) error {
 			return err
 		}
 		fmt.Fprintln(w)
+		if err := VariantsCost(ctx, w, d, o.Fixture, max(3, o.Runs/2)); err != nil {
+			return err
+		}
 	}
 	if o.Self != "" {
 		if err := AnalysisCost(ctx, w, o.Self); err != nil {
