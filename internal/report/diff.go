@@ -42,10 +42,26 @@ type DiffReport struct {
 	// Notes say what the check did that a reader must know (a baseline
 	// audited again under the current method).
 	Notes []string `json:"notes,omitempty"`
+	// TooNew is set when the candidate was published too recently to be
+	// accepted (check --min-release-age): it was not audited, and the
+	// result is incomplete.
+	TooNew *TooNew `json:"too_new,omitempty"`
 	// Old and New are the compared manifests, when at hand, for the
 	// side-by-side HTML view (Old is nil without a baseline).
 	Old *m.Manifest `json:"-"`
 	New *m.Manifest `json:"-"`
+}
+
+// TooNew is a candidate younger than the minimum release age.
+type TooNew struct {
+	Version string `json:"version"`
+	// Published is when the registry says it was published (RFC 3339);
+	// Eligible when it becomes old enough to be judged.
+	Published string `json:"published"`
+	Eligible  string `json:"eligible"`
+	// Dependency names the youngest package of a new resolution of the
+	// baseline's version (name@version), when that is what is too new.
+	Dependency string `json:"dependency,omitempty"`
 }
 
 // ReportSchemaVersion is the version of the JSON report's format
