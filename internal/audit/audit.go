@@ -18,6 +18,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/differ"
 	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -78,6 +79,10 @@ type Options struct {
 	HTTPPort   int
 	HTTPPath   string
 	ClientInfo string
+	// Protocol is the MCP revision the opening speaks: mcpclient's
+	// ProtocolAuto (the default: the 2026-07-28 probe, then the 2025
+	// handshake), ProtocolModern or ProtocolLegacy (--protocol).
+	Protocol string
 
 	// Which runs: Witness also runs the server without the tracer, side
 	// by side, and records what only that run did (runs.go); Run numbers
@@ -248,6 +253,9 @@ type Result struct {
 	// records are everything the run emitted, raw, for the comparison of
 	// runs that differ in their secrets; never published.
 	records []differential.Record
+	// opening is what the session learned when it opened (nil: it did
+	// not), for the era run.
+	opening *mcpclient.Opening
 }
 
 // ErrRuntime marks failures of the audit machinery (as opposed to the
@@ -270,10 +278,7 @@ func Run(ctx context.Context, d Deps, o Options) (*Result, error) {
 	}
 	defer p.Close()
 	d.Log.Debug("prepared", "ms", time.Since(t0).Milliseconds())
-	if o.Witness || o.Differential {
-		return executeRuns(ctx, d, o, p)
-	}
-	return execute(ctx, d, o, p)
+	return executeRuns(ctx, d, o, p)
 }
 
 // Progress phases, in the order an audit goes through them.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
@@ -109,7 +110,11 @@ func fastClock(ctx context.Context, rate int, seg *segment) {
 	}
 	pctx, cancel := context.WithTimeout(ctx, clockWake)
 	defer cancel()
-	_, _ = seg.client.Call(pctx, "ping", nil)
+	wake := "ping"
+	if seg.client.Era() == mcpclient.EraModern {
+		wake = "server/discover" // the 2026-07-28 revision's request every server answers
+	}
+	_, _ = seg.client.Call(pctx, wake, nil)
 }
 
 // idleLead is the real time the idled server (the last segment's) had run

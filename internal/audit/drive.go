@@ -16,6 +16,8 @@ import (
 // session is what the driver learned over MCP.
 type session struct {
 	handshake bool
+	// Opening is what the session learned when it opened (either era).
+	Opening *mcpclient.Opening
 	// refused is why the opening failed when the server (or its
 	// transport) answered it with an error, rather than not at all.
 	refused string
@@ -24,20 +26,22 @@ type session struct {
 	notes []string
 }
 
-// drive performs the handshake and the list calls. It reports whether
-// initialize was answered and whether the server exited meanwhile.
+// drive opens the session (internal/mcpclient: the 2026-07-28 opening
+// or the 2025 handshake, as o.Protocol chooses) and reads the lists. It
+// reports whether the opening was answered and whether the server exited
+// meanwhile.
 func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpclient.Client, run *sandbox.Run, ses *session) (handshake, exited bool) {
 	ictx, cancel := context.WithTimeout(ctx, startupTimeout)
-	type initRes struct {
-		r   *mcpclient.InitializeResult
+	type openRes struct {
+		o   *mcpclient.Opening
 		err error
 	}
-	ch := make(chan initRes, 1)
+	ch := make(chan openRes, 1)
 	go func() {
-		r, err := c.Initialize(ictx)
-		ch <- initRes{r, err}
+		op, err := c.Open(ictx, mcpclient.OpenOptions{Protocol: o.Protocol})
+		ch <- openRes{op, err}
 	}()
-	var res initRes
+	var res openRes
 	select {
 	case res = <-ch:
 	case <-run.Done():
@@ -46,14 +50,7 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 	}
 	cancel()
 	if res.err != nil {
-		var rpc *mcpclient.RPCError
-		if errors.As(res.err, &rpc) {
-			ses.notes = append(ses.notes, "initialize returned an error: "+textsafe.Text(rpc.Message, 200))
-			ses.refused = fmt.Sprintf("the server answered the opening with an error: %s (code %d)", textsafe.Text(rpc.Message, 200), rpc.Code)
-			if rpc.Code == mcpclient.CodeTransport {
-				ses.refused = "the opening failed: " + textsafe.Text(rpc.Message, 200)
-			}
-		}
+		refused(ses, res.err)
 		select {
 		case <-run.Done():
 			return false, true
@@ -66,9 +63,32 @@ func drive(ctx context.Context, o Options, startupTimeout time.Duration, c *mcpc
 		}
 		return false, false
 	}
-	ses.Init = res.r
+	ses.Opening, ses.Init = res.o, res.o.Legacy()
 	listAll(ctx, o, c, ses)
+	if res.o.Era == mcpclient.EraModern {
+		// A modern session hears of list changes on a stream it asks for
+		// (a list_changed there re-lists, as on a 2025 session).
+		lctx, lcancel := context.WithTimeout(ctx, o.Timing.CallTimeout)
+		if _, err := c.Listen(lctx, mcpclient.AllChanges()); err != nil {
+			ses.notes = append(ses.notes, "subscriptions/listen failed: "+textsafe.Text(errText(err), 200))
+		}
+		lcancel()
+	}
 	return true, isDone(run.Done())
+}
+
+// refused records why an opening failed when the server (or its
+// transport) answered it, rather than not at all.
+func refused(ses *session, err error) {
+	var rpc *mcpclient.RPCError
+	if !errors.As(err, &rpc) {
+		return
+	}
+	ses.notes = append(ses.notes, "the opening returned an error: "+textsafe.Text(rpc.Message, 200))
+	ses.refused = fmt.Sprintf("the server answered the opening with an error: %s (code %d)", textsafe.Text(rpc.Message, 200), rpc.Code)
+	if rpc.Code == mcpclient.CodeTransport {
+		ses.refused = "the opening failed: " + textsafe.Text(rpc.Message, 200)
+	}
 }
 
 // listAll reads every list the server's capabilities offer into ses,

@@ -130,7 +130,7 @@ func (ex *execution) exercise(ctx context.Context, seg *segment) (*segment, bool
 	xr := &exerciser{o: ex.o, sb: ex.sb, spec: ex.p.Spec, cs: ex.p.Canaries, ses: &ex.ses, log: ex.log}
 	t := time.Now()
 	seg, exited := xr.run(ctx, seg, &ex.segments)
-	man.Calls = xr.calls
+	man.Calls, man.Apps = xr.calls, xr.apps
 	ex.relisted = xr.relisted
 	if len(xr.calls) > 0 {
 		ex.timing = append(ex.timing, m.PhaseTiming{Phase: "calls", MS: time.Since(t).Milliseconds()})
@@ -255,7 +255,8 @@ func (ex *execution) result(evidence []classify.Evidence, stats m.TraceStats) *R
 	for _, s := range ex.segments {
 		records = append(records, s.records...)
 	}
-	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout), records: records}
+	return &Result{Manifest: man, Stderr: redacted, Evidence: evidence, outside: outsideOf(ex.segments, ex.p.Layout), records: records,
+		opening: ex.ses.Opening}
 }
 
 // failed completes a manifest for a run whose evidence could not be

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/apps"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
@@ -35,6 +36,7 @@ type exerciser struct {
 	ses      *session
 	log      *slog.Logger
 	calls    []m.Call
+	apps     []m.AppPage // the MCP Apps pages read (internal/apps)
 	restarts int
 	// relisted are the lists read again when the server announced a
 	// change (notifications/*/list_changed).
@@ -54,22 +56,30 @@ func notPlanned(o Options) string {
 	return ""
 }
 
-// plan lists the calls to make (internal/schedule).
-func (x *exerciser) plan() []schedule.Call {
-	return schedule.Plan(schedule.Lists{Tools: x.ses.Tools, Prompts: x.ses.Prompts, Resources: x.ses.Resources, Templates: x.ses.Templates},
-		schedule.Selection{None: x.o.Calls == CallsNone, Tools: x.o.Tools, ToolArgs: x.o.ToolArgs})
+// planner plans the calls to make as they are made (internal/schedule):
+// later sets take what earlier calls returned, never a canary.
+func (x *exerciser) planner() *schedule.Planner {
+	finder := canary.NewFinder(x.cs.All())
+	return schedule.NewPlanner(schedule.Lists{Tools: x.ses.Tools, Prompts: x.ses.Prompts, Resources: x.ses.Resources, Templates: x.ses.Templates,
+		Completions: x.ses.Init.Has("completions")},
+		schedule.Selection{None: x.o.Calls == CallsNone, Tools: x.o.Tools, ToolArgs: x.o.ToolArgs},
+		func(v string) bool { return len(finder.Find([]byte(v))) > 0 })
 }
 
-// run makes the planned calls one at a time. It returns the segment that
-// is alive at the end (nil when the server could not be restarted) and
-// whether that server exited on its own.
+// run makes the planned calls, each in its own window, restarting a
+// server that died between them.
 func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment) (*segment, bool) {
-	plan := x.plan()
-	budget := schedule.NewBudget(x.o.Timing.CallBudget, x.o.Timing.CallTimeout, plan, nil)
+	pl := x.planner()
+	budget := schedule.NewBudgetFor(x.o.Timing.CallBudget, x.o.Timing.CallTimeout, pl.Firsts(), nil)
 	restarted := false
-	for i, pc := range plan {
-		x.o.step(StepCalls, i, len(plan))
-		call := m.Call{Phase: pc.Phase, Kind: pc.Kind, Name: textsafe.Text(pc.Name, 512), Args: pc.Args, ArgsValid: pc.Valid}
+	for i := 0; ; i++ {
+		pc, more := pl.Next()
+		if !more {
+			break
+		}
+		x.o.step(StepCalls, i, max(pl.Firsts(), i+1))
+		call := m.Call{Phase: pc.Phase, Kind: pc.Kind, Name: textsafe.Text(pc.Name, 512), Args: pc.Args, ArgsValid: pc.Valid, Set: string(pc.Set.Reason),
+			Probes: schedule.Probes(pc.Set)}
 		timeout, ok := budget.Next(pc.Pass <= 1)
 		switch {
 		case seg == nil:
@@ -77,34 +87,25 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 		case !ok || ctx.Err() != nil:
 			call.Outcome, call.Detail = m.CallSkipped, "the time budget for calls was used up"
 		}
-		if call.Outcome != "" {
-			x.calls = append(x.calls, call)
-			continue
-		}
-		if isDone(seg.run.Done()) {
+		if call.Outcome == "" && isDone(seg.run.Done()) {
 			// The server died after the previous call settled.
 			next, err := x.restart(ctx, seg, segments)
 			if err != nil {
 				x.log.Debug("restart failed", "err", err)
 				seg = nil
 				call.Outcome, call.Detail = m.CallSkipped, "the server could not be restarted"
-				x.calls = append(x.calls, call)
-				continue
+			} else {
+				seg, restarted = next, true
 			}
-			seg, restarted = next, true
+		}
+		if call.Outcome != "" {
+			x.calls = append(x.calls, call)
+			continue
 		}
 		call.Restarted, restarted = restarted, false
-		x.do(ctx, seg, pc, timeout, &call)
+		raw, failure := x.do(ctx, seg, pc, timeout, &call)
 		x.calls = append(x.calls, call)
-		if call.Outcome == m.CallServerDied && i < len(plan)-1 {
-			next, err := x.restart(ctx, seg, segments)
-			if err != nil {
-				x.log.Debug("restart failed", "err", err)
-				seg = nil
-				continue
-			}
-			seg, restarted = next, true
-		}
+		pl.Done(pc, raw, failure)
 	}
 	if seg == nil {
 		return nil, true
@@ -113,23 +114,35 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 }
 
 // do makes one call in its own window and records the outcome.
-func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, timeout time.Duration, call *m.Call) {
+func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, timeout time.Duration, call *m.Call) (raw json.RawMessage, failure string) {
 	seg.window(pc.Phase, time.Now())
 	cctx, cancel := context.WithTimeout(ctx, timeout)
-	raw, err := seg.client.Call(cctx, pc.Method, relocated(pc.Params, x.spec.Home))
+	// Driven as a real client drives it: a 2026-07-28 input_required
+	// result answered and retried, a task followed to its end (its
+	// window stays open while it runs).
+	ex, err := seg.client.Request(cctx, pc.Method, variant.MoveParams(pc.Params, Home, x.spec.Home), mcpclient.RequestOptions{})
 	cancel()
+	if ex != nil {
+		raw = ex.Result
+	}
 	var rpc *mcpclient.RPCError
 	if err == nil || errors.As(err, &rpc) {
 		seg.answered(time.Now())
 	}
 	switch {
+	case err == nil && ex.Stopped != "" && ex.Stopped != mcpclient.StopUnsolicited:
+		// The client could not drive it to a result (rounds or polls
+		// exhausted, a failed task): what it returned is still judged.
+		x.result(seg, pc, raw, call)
+		call.Outcome, call.Detail = m.CallError, "stopped short: "+ex.Stopped
 	case err == nil:
 		call.Outcome = m.CallOK
 		x.result(seg, pc, raw, call)
 	case errors.As(err, &rpc) && rpc.Code == mcpclient.CodeTooLarge:
 		call.Outcome = m.CallTooLarge
 	case errors.As(err, &rpc):
-		call.Outcome, call.Detail = m.CallError, textsafe.Text(x.cs.Redact(rpc.Message), 200)
+		call.Outcome, call.Detail = m.CallError, m.NormalizeLabels(textsafe.Text(x.cs.Redact(rpc.Message), 200))
+		failure = rpc.Message
 	case errors.Is(err, mcpclient.ErrClosed):
 		call.Outcome = m.CallServerDied
 	case errors.Is(err, context.DeadlineExceeded):
@@ -150,19 +163,11 @@ func (x *exerciser) do(ctx context.Context, seg *segment, pc schedule.Call, time
 	if call.Content == nil {
 		call.Content = []string{}
 	}
-}
-
-// relocated are a call's parameters with the canonical home's paths moved
-// to the run's home (the witness run's is another user's).
-func relocated(params any, home string) any {
-	if home == Home {
-		return params
+	schedule.MarkProbes(call.Probes, raw)
+	if call.Outcome == m.CallError && failure == "" {
+		failure = coverage.ReadResult(raw).Text // an isError result's text: what argsynth.Correct reads
 	}
-	b, err := json.Marshal(params)
-	if err != nil {
-		return params
-	}
-	return json.RawMessage(variant.MovePath(string(b), Home, home))
+	return raw, failure
 }
 
 // settle keeps the call's window open until its effects have landed
@@ -182,81 +187,18 @@ func (x *exerciser) result(seg *segment, pc schedule.Call, raw json.RawMessage, 
 	// description, and kept raw for the comparison of runs (a result
 	// whose arguments name workspace files carries them by design).
 	seg.ch.Result(pc.Method, raw)
+	if pc.Method == "resources/read" && strings.HasPrefix(pc.Name, "ui://") && len(x.apps) < 20 {
+		x.apps = append(x.apps, apps.Read(pc.Name, raw, x.cs.Redact))
+	}
 	seg.texts = append(seg.texts, differential.Text{Phase: pc.Phase, Channel: differential.ChannelResult, Dest: pc.Method,
 		Text: string(raw[:min(len(raw), 64<<10)]), Caller: strings.Contains(string(pc.Args), Workspace)})
-	var res struct {
-		IsError bool `json:"isError"`
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		Messages []struct {
-			Content struct {
-				Type string `json:"type"`
-			} `json:"content"`
-		} `json:"messages"`
-		Contents []struct {
-			Text *string `json:"text"`
-			Blob *string `json:"blob"`
-		} `json:"contents"`
-	}
-	if json.Unmarshal(raw, &res) != nil {
-		return
-	}
-	add := func(t string) {
-		t = textsafe.Text(t, 40)
-		if !slices.Contains(call.Content, t) && len(call.Content) < 10 {
-			call.Content = append(call.Content, t)
-		}
-	}
-	for _, c := range res.Content {
-		add(c.Type)
-	}
-	for _, msg := range res.Messages {
-		add(msg.Content.Type)
-	}
-	for _, c := range res.Contents {
-		if c.Text != nil {
-			add("text")
-		}
-		if c.Blob != nil {
-			add("blob")
-		}
-	}
-	slices.Sort(call.Content)
-	first := ""
-	for _, c := range res.Content {
-		if c.Type == "text" && strings.TrimSpace(c.Text) != "" {
-			first = c.Text
-			break
-		}
-	}
-	if res.IsError || looksLikeError(first) {
+	r := coverage.ReadResult(raw)
+	call.Content = r.Content
+	if r.Failed {
 		// A result that says it failed is a failed call, whatever its
 		// isError: the behaviour behind it was not reached.
-		call.Outcome, call.Detail = m.CallError, textsafe.Text(x.cs.Redact(firstLine(first)), 200)
+		call.Outcome, call.Detail = m.CallError, m.NormalizeLabels(textsafe.Text(x.cs.Redact(r.First), 200))
 	}
-}
-
-// errorOpening are how servers begin a result that reports a failure
-// without setting isError.
-var errorOpening = []string{"error:", "error ", "failed to ", "failed:", "exception:", "traceback (most recent call last)",
-	"an error occurred", "unable to ", "cannot ", "could not ", "invalid "}
-
-// looksLikeError reports a result text that opens as a failure report.
-func looksLikeError(text string) bool {
-	t := strings.ToLower(strings.TrimSpace(text))
-	return slices.ContainsFunc(errorOpening, func(p string) bool { return strings.HasPrefix(t, p) })
-}
-
-// firstLine is text's first non-empty line.
-func firstLine(text string) string {
-	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			return l
-		}
-	}
-	return ""
 }
 
 // restart collects the dead segment and starts the server again in a new

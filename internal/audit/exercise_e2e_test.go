@@ -146,7 +146,7 @@ func TestRealServersExercised(t *testing.T) {
 		}
 		made := 0
 		for _, c := range man.Calls {
-			if c.Kind == "tool" && c.Outcome != m.CallSkipped && !strings.HasSuffix(c.Phase, "#2") {
+			if c.Kind == "tool" && c.Outcome != m.CallSkipped && !strings.Contains(c.Phase, "#") { // first calls only
 				made++
 			}
 			if c.Kind == "tool" && man.PhaseByName(c.Phase) == nil {

@@ -114,7 +114,7 @@ func prepareOCI(ctx context.Context, d Deps, o Options, spec target.Spec, httpEP
 	plant := plantChoice(o, secret.Seed(seed, "canaries"))
 	cs := canary.GenerateEnv(plant.Env())
 	man := &m.Manifest{SchemaVersion: m.SchemaVersion, Method: m.MethodVersion, Target: m.Target{Ecosystem: m.EcosystemOCI, Name: spec.Name,
-		Version: img.digest, Integrity: img.id, Entry: normalizeArgv(layout, argv), Supplied: suppliedHosts(o)}}
+		Version: img.digest, Integrity: img.id, Entry: layout.NormalizeArgv(argv), Supplied: suppliedHosts(o)}}
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, sandboxID, o.Sandbox.Network
 	profile := variant.PickProfile(secret.Seed(seed, "client"), o.Run)

@@ -1,10 +1,8 @@
 package audit
 
 import (
-	"slices"
 	"testing"
 
-	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
@@ -37,17 +35,5 @@ func TestWatchReads(t *testing.T) {
 	got := watchReads(l, reads, atime)
 	if len(got) != 1 || got[0].Path != "~/.aws/credentials" || got[0].Evidence == "" {
 		t.Errorf("watchReads = %+v", got)
-	}
-}
-
-func TestSwapCanaryEnv(t *testing.T) {
-	t.Parallel()
-	old := canary.GenerateEnv([]string{"A_TOKEN", "B_TOKEN"})
-	cur := old.WithEnv([]string{"B_TOKEN", "C_TOKEN"})
-	env := append(append([]string{"HOME=/home/dev"}, old.EnvList()...), "X=1")
-	got := swapCanaryEnv(env, old, cur)
-	want := append(append([]string{"HOME=/home/dev"}, cur.EnvList()...), "X=1")
-	if !slices.Equal(got, want) {
-		t.Errorf("swap = %v, want %v", got, want)
 	}
 }

@@ -106,7 +106,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	man := &m.Manifest{
 		SchemaVersion: m.SchemaVersion, Method: m.MethodVersion,
 		Target: m.Target{Ecosystem: eco.Name, Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
-			Entry: normalizeArgv(layout, argv), Service: pkg.Manifest.ServiceDomains(), Supplied: suppliedHosts(o)},
+			Entry: layout.NormalizeArgv(argv), Service: pkg.Manifest.ServiceDomains(), Supplied: suppliedHosts(o)},
 	}
 	supply.Record(ctx, d.Fetcher, pkg, man) // the resolved tree, publish time, advisories (internal/supply)
 	man.Run.Tool = buildinfo.Tool()
@@ -203,14 +203,6 @@ func entry(o Options, pkg *target.Package, pkgRoot string) ([]string, error) {
 func expand(s string) string {
 	s = strings.ReplaceAll(s, "{workspace}", Workspace)
 	return strings.ReplaceAll(s, "{home}", Home)
-}
-
-func normalizeArgv(l classify.Layout, argv []string) []string {
-	out := make([]string, len(argv))
-	for i, a := range argv {
-		out[i] = l.Normalize(a)
-	}
-	return out
 }
 
 type logWriter struct{ l *slog.Logger }

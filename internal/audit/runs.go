@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/differ"
 	"github.com/mcp-audit/mcp-audit/internal/differential"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/merge"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/mcp-audit/mcp-audit/internal/variant"
@@ -93,6 +95,10 @@ func executeRuns(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, 
 		}
 		vs = append(vs, &variantRun{name: runCalibration, p: cal}, &variantRun{name: runSecrets, p: sec})
 	}
+	eraP, err := p.clone() // before the primary run fills the manifest
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
+	}
 	t0 := time.Now()
 	var wg sync.WaitGroup
 	quiet := o
@@ -113,17 +119,68 @@ func executeRuns(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, 
 		return nil, ctx.Err()
 	}
 	man := res.Manifest
-	man.Run.Variants = []m.Variant{primaryVariant(p)}
-	for _, v := range vs {
-		combine(man, res, v, o)
+	if len(vs) > 0 {
+		man.Run.Variants = []m.Variant{primaryVariant(p)}
+		for _, v := range vs {
+			combine(man, res, v, o)
+		}
+		man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
 	}
-	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
 	if o.Differential {
 		compareSecrets(man, res, vs)
 	}
+	eraRun(ctx, d, quiet, eraP, man, res)
 	m.Canonicalize(man)
 	man.Coverage = coverage.Compute(man, notPlanned(o))
 	return res, nil
+}
+
+// eraRun audits a server that speaks both protocol eras once more, in
+// the era its primary session did not speak (a clone of the primary: the
+// same secrets, identity and calls), after the others: only a server
+// that opens in the modern era (or answers it late) pays for it. What the two sessions
+// offered or did differently is recorded (differ.Eras).
+func eraRun(ctx context.Context, d Deps, o Options, p *Prepared, man *m.Manifest, res *Result) {
+	op := res.opening
+	if op == nil || cmp.Or(o.Protocol, mcpclient.ProtocolAuto) != mcpclient.ProtocolAuto {
+		return
+	}
+	if op.Era == mcpclient.EraModern {
+		man.Server.Eras = []string{mcpclient.ProtocolModern}
+	}
+	other := otherEra(op)
+	if other == "" {
+		return
+	}
+	t0 := time.Now()
+	o.Protocol = other
+	er, err := execute(ctx, d, o, p)
+	man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseEras, MS: time.Since(t0).Milliseconds()})
+	if err != nil || er.Manifest.Server.ProtocolVersion == "" {
+		man.Run.Notes = append(man.Run.Notes, "a session in the "+other+" revision did not open: the server speaks "+op.ProtocolVersion+" only")
+		return
+	}
+	v := p.variant(runEra)
+	v.Protocol = other
+	man.Run.Variants = append(man.Run.Variants, v)
+	man.Server.Eras = append(man.Server.Eras, op.ProtocolVersion, er.Manifest.Server.ProtocolVersion)
+	man.EraDifferences = differ.Eras(differ.Run{Name: op.ProtocolVersion, Manifest: man}, differ.Run{Name: er.Manifest.Server.ProtocolVersion, Manifest: er.Manifest})
+}
+
+// otherEra is the revision a second session should open in: the 2025
+// handshake for a server that opened in the modern era (an SDK v2 server
+// serves both from one factory, and its discovery lists only 2026-07-28,
+// so only a session can tell), the modern one for a server that answered
+// the probe too late (it was pinned to 2025 on this connection); "" for a
+// 2025 server.
+func otherEra(op *mcpclient.Opening) string {
+	switch {
+	case op.Era == mcpclient.EraModern:
+		return mcpclient.ProtocolLegacy
+	case op.Era == mcpclient.EraLegacy && op.Probe.Late:
+		return mcpclient.ProtocolModern
+	}
+	return ""
 }
 
 // Names of the runs.
@@ -131,6 +188,7 @@ const (
 	runWitness     = "witness run"
 	runCalibration = "calibration run"
 	runSecrets     = "secrets run"
+	runEra         = "era run"
 )
 
 // combine adds what one variant showed to the primary's manifest: a
@@ -192,7 +250,7 @@ func (p *Prepared) forSecrets() (*Prepared, error) {
 		return nil, err
 	}
 	c.Canaries = p.Canaries.Regenerate(c.plant.Env(), c.plant.Declared)
-	c.Spec.Env = swapCanaryEnv(p.Spec.Env, p.Canaries, c.Canaries)
+	c.Spec.Env = canary.SwapEnv(p.Spec.Env, p.Canaries, c.Canaries)
 	c.Spec.HomeFiles, c.Spec.CanaryFiles = homeFiles(c.Canaries)
 	return c, nil
 }
@@ -222,7 +280,7 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 	// together plant more of them.
 	w.plant.Witness = true
 	w.Canaries = p.Canaries.WithEnv(w.plant.Env())
-	w.Spec.Env = swapCanaryEnv(w.Spec.Env, p.Canaries, w.Canaries)
+	w.Spec.Env = canary.SwapEnv(w.Spec.Env, p.Canaries, w.Canaries)
 	w.Manifest.Run.CanaryEnv = w.plant.Env()
 	witnessIdentity(w)
 	return w, nil
@@ -234,26 +292,6 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 // AllCanaries).
 func plantChoice(o Options, seed string) canary.Choice {
 	return canary.Choice{Declared: o.CanaryEnv, Seed: seed, Run: o.Run, All: o.AllCanaries}
-}
-
-// swapCanaryEnv replaces the variables of old in env by those of cur, in
-// their place: the client's environment before, --env after.
-func swapCanaryEnv(env []string, old, cur *canary.Set) []string {
-	at := -1
-	out := make([]string, 0, len(env))
-	for _, e := range env {
-		if slices.Contains(old.EnvList(), e) {
-			if at < 0 {
-				at = len(out)
-			}
-			continue
-		}
-		out = append(out, e)
-	}
-	if at < 0 {
-		at = len(out)
-	}
-	return slices.Insert(out, at, cur.EnvList()...)
 }
 
 // compareSecrets records what the primary run emitted that follows the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/argsynth"
 	"github.com/mcp-audit/mcp-audit/internal/canary"
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
@@ -75,7 +76,10 @@ func sandboxSpec(o Options, cs *canary.Set, pkg *target.Package, argv []string, 
 // homeFiles are the decoy home and workspace of a canary set, and the
 // paths of its canary files.
 func homeFiles(cs *canary.Set) (home []sandbox.TarFile, canaryPaths []string) {
-	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755})
+	home = append(home, sandbox.TarFile{Path: "workspace", Dir: true, Mode: 0o755},
+		// The note a path probe names (internal/argsynth): an ordinary
+		// file, never a canary, the same in every run.
+		sandbox.TarFile{Path: "workspace/" + strings.TrimPrefix(argsynth.MarkerPath, argsynth.Workspace+"/"), Content: []byte(argsynth.MarkerContent), Mode: 0o644})
 	for _, f := range cs.Files {
 		rel := strings.TrimPrefix(f.Path, "~/")
 		if r, ok := strings.CutPrefix(f.Path, "<workspace>/"); ok {
@@ -121,7 +125,7 @@ func installSpec(spec target.Spec, appRoot, pkgRoot string, timeout time.Duratio
 // for the sinkhole, the host's extra CAs for open mode.
 func networkSpec(o Options, spec *sandbox.Spec, imageID string) error {
 	spec.Net = sandbox.Network{Mode: o.Sandbox.Network, Responses: o.Sandbox.Responses, BaseImageID: imageID, Upstream: o.Sandbox.UpstreamDNS,
-		Answer: append(slices.Clone(o.Sandbox.AnswerReserved), canary.PrivateDomain)}
+		Answer: append(slices.Clone(o.Sandbox.AnswerReserved), canary.PrivateDomain, argsynth.ProbeDomain)}
 	switch o.Sandbox.Network {
 	case sandbox.NetSinkhole:
 		cert, key, err := sink.NewCA()

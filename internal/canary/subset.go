@@ -136,3 +136,23 @@ func (s *Set) addEnv(names []string, keep map[string]string) {
 		s.all = append(s.all, Canary{Name: "env:" + n, Values: []string{v}})
 	}
 }
+
+// SwapEnv replaces the variables of old in env by those of cur, in
+// their place: the client's environment before, --env after.
+func SwapEnv(env []string, old, cur *Set) []string {
+	at := -1
+	out := make([]string, 0, len(env))
+	for _, e := range env {
+		if slices.Contains(old.EnvList(), e) {
+			if at < 0 {
+				at = len(out)
+			}
+			continue
+		}
+		out = append(out, e)
+	}
+	if at < 0 {
+		at = len(out)
+	}
+	return slices.Insert(out, at, cur.EnvList()...)
+}

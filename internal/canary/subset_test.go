@@ -97,3 +97,15 @@ func TestWithEnvKeepsFilesAndValues(t *testing.T) {
 		t.Errorf("canaries %v", names)
 	}
 }
+
+func TestSwapEnv(t *testing.T) {
+	t.Parallel()
+	old := GenerateEnv([]string{"A_TOKEN", "B_TOKEN"})
+	cur := old.WithEnv([]string{"B_TOKEN", "C_TOKEN"})
+	env := append(append([]string{"HOME=/home/dev"}, old.EnvList()...), "X=1")
+	got := SwapEnv(env, old, cur)
+	want := append(append([]string{"HOME=/home/dev"}, cur.EnvList()...), "X=1")
+	if !slices.Equal(got, want) {
+		t.Errorf("swap = %v, want %v", got, want)
+	}
+}

@@ -271,3 +271,12 @@ func isSecretFileName(p string) bool {
 	}
 	return false
 }
+
+// NormalizeArgv normalizes each argument of a command line.
+func (l Layout) NormalizeArgv(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = l.Normalize(a)
+	}
+	return out
+}

@@ -45,9 +45,9 @@ func runBaseline(ctx context.Context, env *Env, args []string) error {
 	for _, p := range written {
 		fmt.Fprintln(env.Stdout, rel(p))
 	}
-	if errors.Is(err, verdict.ErrFindings) {
+	if errors.Is(err, verdict.ErrFindings) || errors.Is(err, verdict.ErrIncomplete) {
 		// A refusal is the command's answer, not a report: say why here
-		// (exit codes print nothing for findings).
+		// (exit codes print nothing for findings or an incomplete verdict).
 		printErr(env.Stderr, err)
 	}
 	return err

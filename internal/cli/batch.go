@@ -80,9 +80,8 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 		// One line per finished server, above the live line.
 		opts.Base.Progress, opts.Progress = pr.hook(), pr
 	}
-	// Prepare the image once, before the parallel audits race to build it.
-	if _, err := sandbox.EnsureImage(ctx, deps.Engine, sandbox.ImageOptions{Ref: common.image, Flavor: common.flavor}); err != nil {
-		return fmt.Errorf("%w: %w", audit.ErrRuntime, err)
+	if err := ensureImage(ctx, deps, common); err != nil {
+		return err
 	}
 	start := time.Now()
 	sum, err := batch.Run(ctx, deps, opts)
@@ -93,6 +92,15 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 			fmt.Fprintln(env.Stderr, "batch: interrupted; finished servers are kept, rerun to continue")
 		}
 		return err
+	}
+	return nil
+}
+
+// ensureImage prepares the sandbox image once, before parallel audits
+// race to build it (batch, scan).
+func ensureImage(ctx context.Context, deps audit.Deps, common commonFlags) error {
+	if _, err := sandbox.EnsureImage(ctx, deps.Engine, sandbox.ImageOptions{Ref: common.image, Flavor: common.flavor}); err != nil {
+		return fmt.Errorf("%w: %w", audit.ErrRuntime, err)
 	}
 	return nil
 }

@@ -36,6 +36,11 @@ type Env struct {
 	Getenv func(string) string
 	// StderrIsTerminal enables progress output.
 	StderrIsTerminal bool
+	// TestRemoteLoopback lets scan's surface audits reach a remote server
+	// on a loopback address (remote.Options.AllowLoopback). It is for
+	// tests, whose fixture servers listen on 127.0.0.1: Run never sets it
+	// and no flag does.
+	TestRemoteLoopback bool
 }
 
 type command struct {
@@ -52,6 +57,8 @@ func commands() []command {
 		{"action", "", runAction}, // the GitHub Action's entrypoint (action.yml)
 		{"diff", "compare two manifests and judge what changed", runDiff},
 		{"report", "re-judge stored manifests or batch results under the current policy (no re-audit)", runReport},
+		{"scan", "audit the MCP servers your clients (Claude, Cursor, VS Code, …) are configured to run", runScan},
+		{"init", "write an mcp-audit.yml of your clients' servers, pinned to the versions audited, with baselines", runInit},
 		{"check", "audit the servers of mcp-audit.yml and compare each with its baseline", runCheck},
 		{"baseline", "record reviewed manifests as baselines (baseline update)", runBaseline},
 		{"discover", "list npm releases newer than the baselines", runDiscover},
@@ -69,7 +76,12 @@ func commands() []command {
 // Run executes mcp-audit with args (without the program name) and returns
 // the exit status.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv}
+	return RunEnv(ctx, args, &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Getenv: getenv})
+}
+
+// RunEnv executes mcp-audit in env; Run is RunEnv with a plain Env.
+func RunEnv(ctx context.Context, args []string, env *Env) int {
+	stdout, stderr := env.Stdout, env.Stderr
 	if f, ok := stderr.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			env.StderrIsTerminal = true

@@ -46,6 +46,7 @@ type commonFlags struct {
 	witness      bool
 	differential bool
 	clientInfo   string
+	protocol     string
 	clockRate    int
 }
 
@@ -57,6 +58,7 @@ func (c *commonFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.quiet, "q", false, "quiet: no progress on stderr (audit: no summary either)")
 	fs.BoolVar(&c.witness, "witness", true, "also run the server without the tracer, under another identity, and report what only that run did (anti-analysis)")
 	fs.BoolVar(&c.differential, "differential", true, "also run the server with the same secrets and with others, and report output that follows the planted values whatever its encoding")
+	fs.StringVar(&c.protocol, "protocol", mcpclient.ProtocolAuto, "MCP revision to open with: auto (2026-07-28 if the server answers it, else the 2025 handshake), "+mcpclient.ProtocolModern+" or "+mcpclient.ProtocolLegacy)
 	fs.StringVar(&c.clientInfo, "client-info", "", "clientInfo sent in initialize, NAME/VERSION (default: "+mcpclient.DefaultClientName+"/"+mcpclient.DefaultClientVersion+", a popular client's)")
 	fs.IntVar(&c.clockRate, "clock-rate", audit.DefaultClockRate, "run the server's clock this many times faster than real time, so delayed payloads fire (1: real time)")
 }
@@ -105,7 +107,7 @@ func (c *commonFlags) deps(ctx context.Context, env *Env) (audit.Deps, func(), e
 // configured server; network overrides the configuration's mode when set.
 func (c *commonFlags) base(env *Env, network string) audit.Options {
 	return audit.Options{
-		Witness: c.witness, Differential: c.differential, ClientInfo: c.clientInfo,
+		Witness: c.witness, Differential: c.differential, ClientInfo: c.clientInfo, Protocol: c.protocol,
 		AllCanaries: allCanaries(env), Sandbox:
 
 		// EnvAnswerReserved names reserved top-level domains (comma-separated,

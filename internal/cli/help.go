@@ -30,6 +30,17 @@ var helps = map[string]struct{ usage, examples, about string }{
 		"The GitHub Action's entrypoint: it runs on a runner, reading its inputs from the environment (docs/action.md)."},
 	"check": {"mcp-audit check [--config FILE] [--server NAME]... [--new-releases] [--format text|json|markdown|sarif|html] [-o FILE]",
 		"mcp-audit check\n  mcp-audit check --new-releases --format markdown -o report.md", ""},
+	"scan": {"mcp-audit scan [flags] [CLIENT_FILE...]",
+		"mcp-audit scan\n  mcp-audit scan --remote .mcp.json ~/.cursor/mcp.json\n  mcp-audit scan --list --format json",
+		"Finds the MCP client configuration files on this machine (Claude Desktop, Claude Code, Cursor, VS Code,\n" +
+			"Windsurf, Gemini CLI, Codex, Zed, Continue, Cline, Copilot CLI) or reads the ones named, audits every\n" +
+			"server in the sandbox, its configured variables planted as canaries (never their values), and prints\n" +
+			"one report. Remote servers are audited surface only with --remote. docs/scan.md has the details.\n" +
+			"Exit status: 0 every server passed, 1 one fails, 2 a configuration could not be read, 4 one was not audited."},
+	"init": {"mcp-audit init [flags] --from-clients | CLIENT_FILE...",
+		"mcp-audit init --from-clients\n  mcp-audit init .mcp.json --config mcp-audit.yml",
+		"Audits the clients' servers as scan does, then writes mcp-audit.yml with each server pinned to the\n" +
+			"version audited and records baselines for the versions that pass, so that check works from then on."},
 	"baseline update": {"mcp-audit baseline update [--config FILE] [--server NAME] [--version V] [--manifest FILE] [--accept-risk REASON]",
 		"mcp-audit baseline update --server mail\n  mcp-audit baseline update --manifest out/npm/mail/1.0.16.json", ""},
 	"discover": {"mcp-audit discover [--config FILE]", "mcp-audit discover", ""},

@@ -23,6 +23,12 @@ func TestMain(m *testing.M) {
 		"mcp-audit": func() {
 			os.Exit(cli.Run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 		},
+		// The same, allowed to reach a remote fixture on loopback (the
+		// test-only cli.Env.TestRemoteLoopback).
+		"mcp-audit-loopback": func() {
+			os.Exit(cli.RunEnv(context.Background(), os.Args[1:], &cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+				Getenv: os.Getenv, TestRemoteLoopback: true}))
+		},
 	})
 }
 
@@ -55,6 +61,8 @@ func runScripts(t *testing.T, dir string) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"remote-fixture": remoteFixture,
+			"remote-got":     remoteGot,
 			// schema NAME FILE: FILE (JSON, or YAML for the configuration)
 			// is valid under schemas/NAME.
 			"schema": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
+	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
@@ -152,6 +153,9 @@ func (c *commonFlags) check() error {
 	}
 	if err := oneOf("image-flavor", c.flavor, sandbox.FlavorAuto, sandbox.FlavorDockerfile, sandbox.FlavorOffline); err != nil {
 		return err
+	}
+	if _, err := mcpclient.ParseProtocol(c.protocol); err != nil {
+		return fmt.Errorf("%w: --protocol: %v", verdict.ErrUsage, err)
 	}
 	return checkClientInfo(c.clientInfo)
 }

@@ -65,8 +65,16 @@ type Server struct {
 	// port) only, and "http" or "sse".
 	Host      string `json:"host,omitempty"`
 	Transport string `json:"transport,omitempty"`
+	// URL is where a surface audit (internal/remote) contacts a remote
+	// server: scheme, host and path, without user, password, query or
+	// fragment, since those can hold keys and nothing of a client file's
+	// credentials is sent. It is "" when the path itself looks like it
+	// holds a key or names a variable; Reason then says why. It is never
+	// written out (JSON, mcp-audit.yml, reports show Host only).
+	URL    string `json:"-"`
+	urlKey string // host and path, to tell servers apart
 	// Command is the program of an unrecognised server, Reason why it was
-	// not mapped.
+	// not mapped (for a remote server: why it is not contacted).
 	Command string `json:"command,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	// Disabled: every source turns the server off.

@@ -35,7 +35,7 @@ func CheckPackages(ctx context.Context, servers []*Server, exists PackageExists)
 			continue
 		}
 		for _, src := range s.Sources {
-			w.Path, w.Line, w.Server = src.Path, src.Line, quoteName(src.Name)
+			w.Path, w.Line, w.Entry, w.Server = src.Path, src.Line, src.Line, quoteName(src.Name)
 			out = append(out, w)
 		}
 	}

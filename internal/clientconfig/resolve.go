@@ -96,6 +96,8 @@ func (r *resolved) remote(en entry, warn func(string, int, string, ...any)) {
 	if what := urlSecret(en.url); what != "" {
 		warn(WarnSecret, en.urlLine, "the url holds %s, written in clear in the file", what)
 	}
+	s.URL, s.Reason = contactURL(u)
+	s.urlKey = u.Host + u.EscapedPath()
 }
 
 // apply copies a mapped command into the server, host paths replaced and
@@ -181,7 +183,9 @@ func (r *resolved) env(en entry, m mapped, warn func(string, int, string, ...any
 // key identifies a server across files: what runs, with what arguments.
 func (s *Server) key() string {
 	if s.Kind == KindRemote {
-		return s.Kind + "\x00" + s.Host + "\x00" + s.Transport
+		// Two servers on one host differ by path; the path is only a key,
+		// never shown.
+		return s.Kind + "\x00" + s.urlKey + "\x00" + s.Transport
 	}
 	if s.Kind == KindUnrecognised {
 		return s.Kind + "\x00" + s.Command + "\x00" + s.Reason + "\x00" + strconv.Quote(s.Sources[0].Path) + strconv.Itoa(s.Sources[0].Line)

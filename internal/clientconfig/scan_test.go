@@ -22,6 +22,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 var fakeSecrets = []string{
 	"ghp_0000000000000000000000000000000000fake", "live0000000000000000fake", "sk-proj-0000000000000000000000fake",
 	"hosted0000000000fake", "stream0000000000fake", "codex0000000000fake", "zed0000000000fake",
+	"cline0000000000fake", "copilot0000000000fake",
 }
 
 // fixtureHome copies testdata/scan to a temporary directory, writing its
@@ -86,8 +87,8 @@ func TestScanFixtures(t *testing.T) {
 	}
 	// Every file read, the malformed one reported with its line, the
 	// others' servers kept.
-	if len(res.Files) != 15 {
-		t.Errorf("%d files read, want 15", len(res.Files))
+	if len(res.Files) != 19 {
+		t.Errorf("%d files read, want 19", len(res.Files))
 	}
 	var broken *Problem
 	for i, p := range res.Problems {

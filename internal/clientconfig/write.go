@@ -71,6 +71,14 @@ func Write(servers []*Server, o WriteOptions) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
+// Unwritable says why Write leaves s out of an mcp-audit.yml, "" when it
+// writes it: a remote or unrecognised server, or a local one whose
+// package directory is not found.
+func (s *Server) Unwritable() string {
+	_, why := serverNode(s, WriteOptions{})
+	return why
+}
+
 // serverNode is a server's settings, or nil and why it cannot be written.
 func serverNode(s *Server, o WriteOptions) (*yaml.Node, string) {
 	n := &yaml.Node{Kind: yaml.MappingNode}

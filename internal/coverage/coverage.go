@@ -84,7 +84,10 @@ func Compute(man *m.Manifest, notPlanned string) *m.Coverage {
 			c.NotCalled = append(c.NotCalled, m.NotCalled{Name: t.Name, Reason: cmp.Or(notPlanned, "not called")})
 		}
 	}
-	if man.Server.ProtocolVersion != "" {
+	switch {
+	case len(man.Server.Eras) > 0:
+		c.Eras = append(c.Eras, man.Server.Eras...)
+	case man.Server.ProtocolVersion != "":
 		c.Eras = append(c.Eras, man.Server.ProtocolVersion)
 	}
 	c.Incomplete = Incomplete(man)

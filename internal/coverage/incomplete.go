@@ -8,6 +8,10 @@ import (
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
+// SurfaceOnly is why a remote server's audit is incomplete whatever it
+// offered: it runs elsewhere, so none of its behaviour was observed.
+const SurfaceOnly = "surface only: a remote server runs elsewhere, so what it does with files, processes, the network and credentials was not observed; only what it offered (its opening, its lists and its ui:// pages) was judged"
+
 // Incomplete lists why an audit could not observe what a verdict needs,
 // each with what the user can do; none when it could. It reads the
 // manifest's facts (outcome, calls, trace, witness run), not its recorded
@@ -16,6 +20,10 @@ func Incomplete(man *m.Manifest) []string {
 	var out []string
 	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
 	need := "if it needs a credential or a setting to start, give it one: --canary-env NAME (a canary), --env NAME=VALUE, or --cmd"
+	if man.Target.Ecosystem == m.EcosystemRemote {
+		add("%s", SurfaceOnly)
+		need = "a remote server that wants a credential is not audited past its opening (none from a client file is ever sent)"
+	}
 	o := man.Outcome
 	reason := strings.TrimSpace(o.Reason)
 	switch o.Status {

@@ -107,6 +107,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 	r.dependencies(old, new)
 	r.annotationFindings(old, new)
 	r.coverageFindings(old, new)
+	r.eraFindings(old, new)
 	r.AcceptedRisk = old.AcceptedRisk
 	r.judge(new, pol)
 	slices.SortStableFunc(r.Changes, func(a, b Change) int {

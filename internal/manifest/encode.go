@@ -69,6 +69,13 @@ func Canonicalize(m *Manifest) {
 	m.Target.Supplied = sortedUnique(m.Target.Supplied, strings.Compare)
 
 	m.Witness = sortedUnique(m.Witness, compareWitness)
+	m.Server.Eras = sortedUnique(m.Server.Eras, strings.Compare)
+	m.Apps = sortedUnique(m.Apps, func(a, b AppPage) int {
+		return cmp.Or(strings.Compare(a.URI, b.URI), strings.Compare(a.SHA256, b.SHA256))
+	})
+	m.EraDifferences = sortedUnique(m.EraDifferences, func(a, b EraDifference) int {
+		return cmp.Or(strings.Compare(a.Subject, b.Subject), strings.Compare(a.Only, b.Only), strings.Compare(a.Eras, b.Eras), strings.Compare(a.Evidence, b.Evidence))
+	})
 	if c := m.Coverage; c != nil {
 		// Empty lists are [] like every other (the schema says so); the
 		// order is coverage's.

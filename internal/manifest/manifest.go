@@ -58,7 +58,14 @@ type Manifest struct {
 	// values (the runs with other secrets); omitted when nothing did or no
 	// such runs were made.
 	Derived []DerivedOutput `json:"derived,omitempty"`
-	Phases  []Phase         `json:"phases"`
+	// EraDifferences lists what a server that speaks both protocol eras
+	// showed in one and not the other (the era run); omitted when nothing
+	// differed or it speaks one.
+	EraDifferences []EraDifference `json:"era_differences,omitempty"`
+	// Apps are the MCP Apps pages (ui://) the audit read: the pages a
+	// host renders when a tool names them; omitted when there are none.
+	Apps   []AppPage `json:"apps,omitempty"`
+	Phases []Phase   `json:"phases"`
 	// Calls are the tool calls, prompt gets and resource reads the audit
 	// made, each with the phase holding its behavior.
 	Calls []Call `json:"calls"`
@@ -135,11 +142,16 @@ type Outcome struct {
 
 // ServerInfo is what the server said about itself in initialize.
 type ServerInfo struct {
-	Name            string   `json:"name,omitempty"`
-	Version         string   `json:"version,omitempty"`
-	ProtocolVersion string   `json:"protocol_version,omitempty"`
-	Capabilities    []string `json:"capabilities"`
-	Instructions    string   `json:"instructions,omitempty"`
+	Name            string `json:"name,omitempty"`
+	Version         string `json:"version,omitempty"`
+	ProtocolVersion string `json:"protocol_version,omitempty"`
+	// Eras are the protocol revisions the server answered in, when it
+	// answered the 2026-07-28 opening (a 2025-era server's manifest has
+	// only protocol_version, as before): 2026-07-28, and the 2025
+	// revision its era run answered.
+	Eras         []string `json:"eras,omitempty"`
+	Capabilities []string `json:"capabilities"`
+	Instructions string   `json:"instructions,omitempty"`
 }
 
 // Tool is one advertised tool, pinned by digest.
@@ -208,11 +220,18 @@ type Call struct {
 	Phase string `json:"phase"`
 	Kind  string `json:"kind"` // tool, prompt, resource, template
 	Name  string `json:"name"`
-	// Args are exactly what was sent (canonical JSON); ArgsValid tells
-	// whether they validated against the tool's input schema.
+	// Args are what was sent (canonical JSON), a value an earlier call
+	// returned recorded as its reference ({"$ref_call": PHASE, "field":
+	// PATH}); ArgsValid tells whether they validated against the tool's
+	// input schema.
 	Args      json.RawMessage `json:"args,omitempty"`
 	ArgsValid bool            `json:"args_valid"`
-	Outcome   string          `json:"outcome"`
+	// Set is which argument set of the tool the call sent: required,
+	// optional, candidates, probe, retry (a corrected one) or repeat.
+	Set string `json:"set,omitempty"`
+	// Probes are the marker probes the set carried (internal/argsynth).
+	Probes  []Probe `json:"probes,omitempty"`
+	Outcome string  `json:"outcome"`
 	// Content lists the types of the returned content items.
 	Content []string `json:"content"`
 	// Detail explains an error or skip (bounded, sanitized).
@@ -625,6 +644,9 @@ type Variant struct {
 	ClockRate       int    `json:"clock_rate"`
 	ClockAheadYears int    `json:"clock_ahead_years,omitempty"`
 	RandomSeed      bool   `json:"random_seed,omitempty"`
+	// Protocol is the revision the run opened with when it was forced
+	// (the era run of a dual-era server).
+	Protocol string `json:"protocol,omitempty"`
 }
 
 // DerivedOutput is something the server emitted that follows the planted
@@ -650,4 +672,56 @@ type DerivedOutput struct {
 	// Caller: the call of its phase named a workspace path, so what
 	// follows the user's files there may be what the caller asked for.
 	Caller bool `json:"caller,omitempty"`
+}
+
+// EraDifference is something a dual-era server offered or did in one
+// protocol era and not the other.
+type EraDifference struct {
+	// Subject is what differed: "tools NAME description", "server
+	// instructions", or a behaviour subject as the witness comparison
+	// names it ("host DOMAIN", "canary NAME sent").
+	Subject string `json:"subject"`
+	// Eras is "A → B" for an offer that changed from era A's session to
+	// era B's; Only is the era whose run alone did a behaviour.
+	Eras     string `json:"eras,omitempty"`
+	Only     string `json:"only,omitempty"`
+	Evidence string `json:"evidence"`
+}
+
+// AppPage is one MCP Apps page (a ui:// resource a host renders in a
+// sandboxed frame), read by the audit whether listed or not. Its hosts are
+// client-side egress: the user's machine reaches them when the page runs.
+type AppPage struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mime_type,omitempty"`
+	SHA256   string `json:"sha256"`
+	Size     int    `json:"size"`
+	// Excerpt is the page's start, sanitized, canary values redacted.
+	Excerpt string `json:"excerpt,omitempty"`
+	// CSP are the domains its _meta declares, "KIND host"
+	// (connectDomains, resourceDomains, frameDomains, baseUriDomains).
+	CSP []string `json:"csp,omitempty"`
+	// Permissions are what it asks the host for (camera, microphone, …).
+	Permissions []string `json:"permissions,omitempty"`
+	// Hosts are the hosts its HTML and scripts name (static: read from
+	// the text, not by running it); Outside those its CSP does not cover.
+	Hosts   []string `json:"hosts,omitempty"`
+	Outside []string `json:"outside,omitempty"`
+	Problem string   `json:"problem,omitempty"`
+}
+
+// Probe is a marker probe a call carried: a value in one parameter whose
+// marker shows that the server evaluated, rendered, opened or fetched it.
+type Probe struct {
+	Param string `json:"param"`
+	// Kind is expression, template, path or url.
+	Kind string `json:"kind"`
+	// Declared: the parameter's name or description announces what the
+	// probe sends (evaluating it is then its documented use).
+	Declared bool `json:"declared,omitempty"`
+	// Markers are what shows it worked: "result VALUE" (in the call's
+	// result), "file PATH" (opened), "dns HOST" (looked up).
+	Markers []string `json:"markers"`
+	// InResult: a result marker was in the call's result.
+	InResult bool `json:"in_result,omitempty"`
 }

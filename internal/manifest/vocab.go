@@ -20,6 +20,9 @@ const (
 	// PhaseWitness is the phase of findings that compare the traced run
 	// with the witness run (the same server, not traced).
 	PhaseWitness = "witness"
+	// PhaseEras is the phase of findings that compare a dual-era
+	// server's sessions in the two protocol eras.
+	PhaseEras = "eras"
 
 	// PhaseCallPrefix starts the phase of a tool call.
 	PhaseCallPrefix = "call:"
@@ -27,6 +30,9 @@ const (
 	PhasePromptPrefix = "prompt:"
 	// PhaseReadPrefix starts the phase of a resource read.
 	PhaseReadPrefix = "read:"
+	// PhaseCompletePrefix starts the phase of a completion/complete
+	// request for a prompt argument or a template variable.
+	PhaseCompletePrefix = "complete:"
 )
 
 // PhaseRank orders phase names as they happen in a run: install, startup,
@@ -42,7 +48,7 @@ func PhaseRank(name string) int {
 		return 2
 	case strings.HasPrefix(name, PhasePromptPrefix):
 		return 3
-	case strings.HasPrefix(name, PhaseReadPrefix):
+	case strings.HasPrefix(name, PhaseReadPrefix), strings.HasPrefix(name, PhaseCompletePrefix):
 		return 4
 	case name == PhaseIdle:
 		return 5
@@ -120,6 +126,9 @@ const (
 	ChannelStdout       = "stdout"       // a line on standard output that is not JSON-RPC
 	ChannelOversized    = "oversized"    // a message larger than the client reads (8 MiB)
 	ChannelResult       = "result"       // the result of a call the audit made (tools/call, prompts/get, resources/read)
+	ChannelTask         = "task"         // a task's state (2026-07-28 tasks extension): status, statusMessage, error
+	ChannelState        = "state"        // the opaque requestState of an input_required result, which the client echoes
+	ChannelTransport    = "transport"    // an event of the transport itself (the HTTP+SSE endpoint event, an unknown event)
 )
 
 // Verdicts of a diff or check under a policy.
@@ -170,12 +179,20 @@ const (
 const (
 	// TransportHTTP is a server reached over Streamable HTTP.
 	TransportHTTP = "http"
+	// TransportSSE is a remote server reached over the HTTP+SSE transport
+	// of revision 2024-11-05.
+	TransportSSE = "sse"
 )
 
 // Ecosystems (Target.Ecosystem) besides npm and local.
 const (
 	// EcosystemOCI is a container image audited as shipped.
 	EcosystemOCI = "oci"
+	// EcosystemRemote is a remote (HTTP) server audited from outside,
+	// surface only (internal/remote): what it offered was judged, what it
+	// does was not observed. Its name is the URL's host, its version the
+	// one it gave in its opening.
+	EcosystemRemote = "remote"
 )
 
 // BetweenRuns marks a list change seen between two runs of --runs

@@ -232,6 +232,9 @@ var channelHow = map[string]string{
 	mcpclient.ChanError:        m.HowMCPOutput,
 	mcpclient.ChanStdout:       m.HowStdout,
 	mcpclient.ChanOversized:    m.HowMCPOutput,
+	mcpclient.ChanTask:         m.HowMCPOutput,
+	mcpclient.ChanState:        m.HowMCPOutput,
+	mcpclient.ChanTransport:    m.HowMCPOutput,
 }
 
 // channelName maps a client channel to the manifest's word for it.
@@ -241,6 +244,9 @@ var channelName = map[string]string{
 	mcpclient.ChanError:        m.ChannelError,
 	mcpclient.ChanStdout:       m.ChannelStdout,
 	mcpclient.ChanOversized:    m.ChannelOversized,
+	mcpclient.ChanTask:         m.ChannelTask,
+	mcpclient.ChanState:        m.ChannelState,
+	mcpclient.ChanTransport:    m.ChannelTransport,
 }
 
 var reMethod = regexp.MustCompile(`"method"\s*:\s*"([^"\\]{1,100})"`)
@@ -417,12 +423,14 @@ func runeSlice(text string, start, end int) string {
 }
 
 // signExcerpt bounds a long text that carries signs to the part of it
-// that does (chunks overlap, so a match across a boundary is kept whole).
+// that does. Chunks overlap by half, so a rule's span up to half a chunk
+// (a directive two lines before the command it asks to run) lies whole
+// in one of them wherever it falls.
 func signExcerpt(text string) string {
 	if len(text) <= maxMessageText {
 		return text
 	}
-	for start := 0; start < len(text); start += maxMessageText - 256 {
+	for start := 0; start < len(text); start += maxMessageText / 2 {
 		chunk := runeSlice(text, start, min(len(text), start+maxMessageText))
 		if len(policy.InjectionSigns(chunk)) > 0 {
 			return chunk

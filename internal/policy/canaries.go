@@ -28,8 +28,12 @@ func canaryFindings(pe *phaseEval) []Finding {
 		switch h.How {
 		case m.HowMCPOutput, m.HowServerRequest, m.HowNotification, m.HowStderr, m.HowStdout:
 			// Handed to the client (and its model, or its logs), not to a
-			// third party: exposure rather than exfiltration.
-			sev = High
+			// third party: exposure rather than exfiltration — unless it is
+			// in an MCP Apps page, whose scripts the host runs and which
+			// can send it anywhere.
+			if !isAppPhase(ph.Name) {
+				sev = High
+			}
 		}
 		if h.Canary == "file:"+canary.WorkspaceEnv && (h.How == m.HowFileRead || h.How == m.HowFileReadWitness) {
 			// dotenv loads the .env of the working directory at startup;

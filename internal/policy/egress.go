@@ -67,7 +67,7 @@ func sentTo(evidence string) string {
 // isCallPhase reports phases in which the caller asked for something.
 func isCallPhase(phase string) bool {
 	return strings.HasPrefix(phase, m.PhaseCallPrefix) || strings.HasPrefix(phase, m.PhasePromptPrefix) ||
-		strings.HasPrefix(phase, m.PhaseReadPrefix)
+		strings.HasPrefix(phase, m.PhaseReadPrefix) || strings.HasPrefix(phase, m.PhaseCompletePrefix)
 }
 
 // hostFinding judges traffic to host in a phase. With an allow-list,

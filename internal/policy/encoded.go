@@ -21,7 +21,7 @@ const (
 // encodedSigns decodes the base64-looking runs of text ("decode and
 // follow: aWdub3Jl…") and reads the ones that decode to text with the
 // rules (once: what a decoded text encodes again is not decoded).
-func encodedSigns(text string) []string {
+func encodedSigns(jg *judging, text string) []string {
 	var out []string
 	runs := 0
 	for start := 0; start < len(text) && runs < maxEncodedRuns; {
@@ -35,7 +35,7 @@ func encodedSigns(text string) []string {
 		if !ok {
 			continue
 		}
-		for _, sign := range ruleSigns(plain, false) {
+		for _, sign := range textSigns(jg, plain, false) {
 			out = append(out, "encoded instructions (base64 at byte "+strconv.Itoa(i)+"): "+sign)
 		}
 	}
@@ -85,6 +85,9 @@ func decodeRun(run string) (string, bool) {
 		switch {
 		case unicode.IsLetter(r):
 			letters++
+			if unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) {
+				spaces++ // CJK text has no spaces between words
+			}
 		case r == ' ':
 			spaces++
 		case unicode.IsControl(r) && r != '\n' && r != '\t':

@@ -18,7 +18,7 @@ func listChangeFindings(man *m.Manifest) []Finding {
 		subject := item + " " + c.Name
 		if c.Field == "added" {
 			sev := Medium
-			if len(InjectionSigns(c.Diff)) > 0 {
+			if len(InjectionSignsIn(c.Diff, TextContext{Declared: true, Own: ownNames(man)})) > 0 {
 				sev = High
 			}
 			summary := subject + " was offered only after the calls"

@@ -43,7 +43,7 @@ func messageFindings(pe *phaseEval) []Finding {
 		if msg.Channel == m.ChannelStderr || msg.Channel == m.ChannelStdout {
 			sev = Medium
 		}
-		for _, sign := range InjectionSigns(msg.Text) {
+		for _, sign := range InjectionSignsIn(msg.Text, TextContext{Own: ownNames(pe.man)}) {
 			out = append(out, Finding{Severity: sev, Kind: KindMessage, Phase: ph.Name, Subject: subject,
 				Summary: "text the server sent (" + msg.Channel + ") contains instructions aimed at the model", Evidence: sign})
 		}

@@ -47,6 +47,11 @@ const (
 	// KindContract is a tool whose call did what its annotations say it
 	// does not (contract.go).
 	KindContract = "tool-contract"
+	// KindEra is a server that offers or does otherwise in one protocol
+	// era than in the other (eras.go).
+	KindEra = "era"
+	// KindApp is what an MCP Apps page reaches or asks for (apps.go).
+	KindApp = "app"
 )
 
 // Finding is one policy-relevant observation.
@@ -150,6 +155,10 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	out = append(out, outcomeFindings(man)...)
 	out = append(out, witnessFindings(man)...)
 	out = append(out, derivedFindings(man)...)
+	out = append(out, xheaderFindings(man)...)
+	out = append(out, eraFindings(man)...)
+	out = append(out, appFindings(man)...)
+	out = append(out, argProbeFindings(man)...)
 	out = append(out, supplyFindings(man)...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), strings.Compare(a.Kind, b.Kind),

@@ -40,8 +40,13 @@ type DiffReport struct {
 	// Error is set when the audit of this server could not run.
 	Error string `json:"error,omitempty"`
 	// Notes say what the check did that a reader must know (a baseline
-	// audited again under the current method).
+	// audited again under the current method), and for scan where the
+	// server is configured and what its configuration warns about.
 	Notes []string `json:"notes,omitempty"`
+	// SurfaceOnly marks a remote server audited from outside
+	// (internal/remote): what it offered was judged, what it does was not
+	// observed. Every renderer says so with the server's name.
+	SurfaceOnly bool `json:"surface_only,omitempty"`
 	// TooNew is set when the candidate was published too recently to be
 	// accepted (check --min-release-age): it was not audited, and the
 	// result is incomplete.
@@ -131,7 +136,18 @@ func nonNilReports(r []DiffReport) []DiffReport {
 	return out
 }
 
+// SurfaceMark follows the name of a server audited surface only.
+const SurfaceMark = "[SURFACE ONLY: remote, not sandboxed]"
+
 func title(r DiffReport) string {
+	t := baseTitle(r)
+	if r.SurfaceOnly {
+		t += " " + SurfaceMark
+	}
+	return t
+}
+
+func baseTitle(r DiffReport) string {
 	if r.Result == nil {
 		return line(r.Server)
 	}

@@ -31,8 +31,8 @@ func TestKindDocs(t *testing.T) {
 		policy.KindEscape, policy.KindSystemFile, policy.KindWrite, policy.KindOutcome, policy.KindTool, policy.KindTrace,
 		policy.KindInstallScript, policy.KindMessage, diff.KindPayload, diff.KindCoverage, report.KindIncomplete,
 		action.KindAcceptedRisk, action.KindPolicyLoosened, policy.KindDerived, policy.KindUserFile, policy.KindContract,
-		policy.KindDestroyed, policy.KindEnvironment, diff.KindAnnotation, policy.KindDependency, policy.KindIntegrity,
-		policy.KindStartupHook, policy.KindCommand, policy.KindLookalike, policy.KindAdvisory, policy.KindUnpinned,
+		policy.KindDestroyed, policy.KindEnvironment, diff.KindAnnotation, policy.KindEra, policy.KindApp,
+		policy.KindDependency, policy.KindIntegrity, policy.KindStartupHook, policy.KindCommand, policy.KindLookalike, policy.KindAdvisory, policy.KindUnpinned,
 		policy.KindRegistryStatus, policy.KindErased}
 	for _, k := range kinds {
 		if _, ok := report.Explain(k); !ok {

@@ -26,7 +26,32 @@ const FormatSARIF = "sarif"
 type SARIF struct {
 	ConfigPath string         // repository-relative path of mcp-audit.yml
 	Lines      map[string]int // server name -> line in ConfigPath (its version line, else its name)
-	Version    string         // mcp-audit version
+	// Files, when set, puts a server's results in another file than
+	// ConfigPath (scan: the client configuration the server is in, with
+	// Lines its entry's line).
+	Files   map[string]string
+	Version string // mcp-audit version
+}
+
+// location is where a server's results point.
+func (s SARIF) location(server, cfg string) sarifLocation {
+	var loc sarifLocation
+	loc.PhysicalLocation.ArtifactLocation.URI = cfg
+	if f := s.Files[server]; f != "" {
+		loc.PhysicalLocation.ArtifactLocation.URI = f
+	}
+	loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[server])
+	return loc
+}
+
+// sarifName is a server's target as results name it, marked when it was
+// audited surface only.
+func sarifName(r DiffReport) string {
+	n := r.Result.New.Name + " " + r.Result.New.Version
+	if r.SurfaceOnly {
+		n += " " + SurfaceMark
+	}
+	return n
 }
 
 type sarifLog struct {
@@ -145,10 +170,8 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 		}
 		for _, f := range r.Result.Findings {
 			used[ruleKey{f.Kind, f.Severity}] = true
-			var loc sarifLocation
-			loc.PhysicalLocation.ArtifactLocation.URI = cfg
-			loc.PhysicalLocation.Region.StartLine = max(1, s.Lines[r.Server])
-			msg := fmt.Sprintf("%s %s: %s", r.Result.New.Name, r.Result.New.Version, f.Summary)
+			loc := s.location(r.Server, cfg)
+			msg := fmt.Sprintf("%s: %s", sarifName(r), f.Summary)
 			if f.Phase != "" {
 				msg += " [" + f.Where() + "]"
 			}
@@ -169,7 +192,7 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 			})
 		}
 	}
-	servers, incomplete := sarifServers(reports, cfg, s.Lines)
+	servers, incomplete := s.servers(reports, cfg)
 	results = append(results, incomplete...)
 	if len(incomplete) > 0 {
 		used[ruleKey{KindIncomplete, policy.Medium}] = true
@@ -204,25 +227,27 @@ func (s SARIF) Write(w io.Writer, reports []DiffReport) error {
 	return enc.Encode(log)
 }
 
-// sarifServers are each server's verdict and coverage for the run's
+// servers are each server's verdict and coverage for the run's
 // properties, and a result for each server whose audit was incomplete:
 // code scanning shows it rather than a clean run.
-func sarifServers(reports []DiffReport, cfg string, lines map[string]int) ([]map[string]any, []sarifResult) {
+func (s SARIF) servers(reports []DiffReport, cfg string) ([]map[string]any, []sarifResult) {
 	var servers []map[string]any
 	var results []sarifResult
 	for _, r := range reports {
 		if r.Result == nil {
 			continue
 		}
-		servers = append(servers, map[string]any{"server": line(r.Server), "version": line(r.Result.New.Version),
-			"verdict": r.Result.Verdict, "coverage": textsafe.Line(r.Result.Coverage, 500), "incomplete": textLines(r.Result.Incomplete)})
+		props := map[string]any{"server": line(r.Server), "version": line(r.Result.New.Version),
+			"verdict": r.Result.Verdict, "coverage": textsafe.Line(r.Result.Coverage, 500), "incomplete": textLines(r.Result.Incomplete)}
+		if r.SurfaceOnly {
+			props["surface_only"] = true
+		}
+		servers = append(servers, props)
 		if r.Result.Verdict != m.VerdictIncomplete {
 			continue
 		}
-		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = cfg
-		loc.PhysicalLocation.Region.StartLine = max(1, lines[r.Server])
-		msg := fmt.Sprintf("%s %s could not be audited as a verdict needs: %s", r.Result.New.Name, r.Result.New.Version, strings.Join(r.Result.Incomplete, "; "))
+		loc := s.location(r.Server, cfg)
+		msg := fmt.Sprintf("%s could not be audited as a verdict needs: %s", sarifName(r), strings.Join(r.Result.Incomplete, "; "))
 		sum := sha256.Sum256([]byte(r.Server + "\x00" + KindIncomplete))
 		results = append(results, sarifResult{RuleID: RuleID(KindIncomplete, policy.Medium), Level: level(policy.Medium), Message: sarifText{Text: textsafe.Line(msg, 4000)},
 			Locations: []sarifLocation{loc}, PartialFingerprints: map[string]string{"mcpAudit/v1": hex.EncodeToString(sum[:16])},

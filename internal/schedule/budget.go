@@ -25,16 +25,22 @@ type Budget struct {
 // NewBudget starts a budget of total for the calls of plan, at most
 // perCall each.
 func NewBudget(total, perCall time.Duration, plan []Call, now func() time.Time) *Budget {
+	firsts := 0
+	for _, c := range plan {
+		if c.Pass <= 1 {
+			firsts++
+		}
+	}
+	return NewBudgetFor(total, perCall, firsts, now)
+}
+
+// NewBudgetFor starts a budget of total shared among firsts first calls
+// (Planner.Firsts), at most perCall each.
+func NewBudgetFor(total, perCall time.Duration, firsts int, now func() time.Time) *Budget {
 	if now == nil {
 		now = time.Now
 	}
-	b := &Budget{deadline: now().Add(total), perCall: perCall, now: now}
-	for _, c := range plan {
-		if c.Pass <= 1 {
-			b.firsts++
-		}
-	}
-	return b
+	return &Budget{deadline: now().Add(total), perCall: perCall, now: now, firsts: firsts}
 }
 
 // Next is the timeout of the next call (first: an item's first call), or

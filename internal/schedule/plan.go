@@ -8,7 +8,6 @@ package schedule
 
 import (
 	"encoding/json"
-	"slices"
 
 	"github.com/mcp-audit/mcp-audit/internal/argsynth"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -22,9 +21,6 @@ const (
 	maxName      = 256
 )
 
-// AgainSuffix marks the phase of an item's second call ("call:NAME#2").
-const AgainSuffix = "#2"
-
 // Call is one planned request.
 type Call struct {
 	Kind   string // tool, prompt, resource, template
@@ -37,11 +33,17 @@ type Call struct {
 	// Pass is 1 for an item's first call, 2 and on for later ones: first
 	// calls share the budget (Budget.Next).
 	Pass int
+	// Set is a tool call's argument set (its reason, references and
+	// probes; internal/argsynth).
+	Set argsynth.Set
 }
 
 // Lists are what the server listed, raw.
 type Lists struct {
 	Tools, Prompts, Resources, Templates []json.RawMessage
+	// Completions: the server declared the completions capability, so
+	// prompt arguments and template variables get completion/complete.
+	Completions bool
 }
 
 // Selection is what the user asked to exercise: Calls "none" makes no
@@ -53,51 +55,18 @@ type Selection struct {
 	ToolArgs map[string]json.RawMessage
 }
 
-// Plan lists the calls: every tool (or the selected ones) in the order
-// the server listed them, then prompts, resources and resource templates,
-// then every tool again in a phase of its own (call:NAME#2), so a server
-// that behaves on the first call and not on a later one is seen.
+// Plan is every call of l as sel asks, in order, planned with nothing
+// learned from results (the Planner learns as calls are made).
 func Plan(l Lists, sel Selection) []Call {
-	if sel.None {
-		return nil
-	}
-	tools := planTools(l.Tools, sel)
-	out := slices.Clone(tools)
-	if len(sel.Tools) == 0 { // an explicit tool list means only those
-		out = append(out, planPrompts(l.Prompts)...)
-		out = append(out, planResources(l.Resources)...)
-		out = append(out, planTemplates(l.Templates)...)
-	}
-	for _, pc := range tools {
-		pc.Phase += AgainSuffix
-		pc.Pass = 2
-		out = append(out, pc)
-	}
-	return out
-}
-
-func planTools(raws []json.RawMessage, sel Selection) []Call {
+	p := NewPlanner(l, sel, nil)
 	var out []Call
-	for _, raw := range raws {
-		var t struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
+	for {
+		c, ok := p.Next()
+		if !ok {
+			return out
 		}
-		if json.Unmarshal(raw, &t) != nil || t.Name == "" {
-			continue
-		}
-		if len(sel.Tools) > 0 && !slices.Contains(sel.Tools, t.Name) {
-			continue
-		}
-		args, valid, _ := argsynth.Synthesize(t.InputSchema)
-		if over, ok := sel.ToolArgs[t.Name]; ok {
-			args = over
-			valid = argsynth.Validate(t.InputSchema, over) == nil
-		}
-		out = append(out, Call{Kind: "tool", Name: t.Name, Phase: m.PhaseCallPrefix + textsafe.Text(t.Name, maxName),
-			Method: "tools/call", Params: map[string]any{"name": t.Name, "arguments": json.RawMessage(args)}, Args: args, Valid: valid, Pass: 1})
+		out = append(out, c)
 	}
-	return out
 }
 
 func planPrompts(raws []json.RawMessage) []Call {

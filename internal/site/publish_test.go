@@ -101,6 +101,15 @@ func TestSchemas(t *testing.T) {
 			t.Errorf("%s: %v", file, err)
 		}
 	}
+	// An incomplete version and its coverage line, as a batch of the
+	// current method writes them.
+	incomplete := strings.Replace(files[IndexFile], `"verdict": "pass"`, `"verdict": "incomplete", "coverage": "exercised: 0 of 1 tools ok; 1 error"`, 1)
+	if incomplete == files[IndexFile] {
+		t.Fatal("the test's edit did not apply")
+	}
+	if err := validateSchema(t, "site-index.schema.json", []byte(incomplete)); err != nil {
+		t.Errorf("an incomplete version: %v", err)
+	}
 	bad := map[string]string{
 		"site-index.schema.json":   strings.Replace(files[IndexFile], `"manifest": "npm/alpha/1.0.0.json"`, `"manifest": "../../etc/passwd"`, 1),
 		"site-changes.schema.json": strings.Replace(files[ChangesFile], `"severity": "high"`, `"severity": "dire"`, 1),

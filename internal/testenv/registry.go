@@ -170,7 +170,10 @@ func (r *Registry) PublishFixtureDeps(t testing.TB, fixtureDir, name, version st
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := json.Marshal(modes)
+	// A nil list would be "null", which cli.js cannot spread: every fixture
+	// published without modes crashed at start, and passed while a crash
+	// was not an incomplete verdict.
+	m, _ := json.Marshal(append([]string{}, modes...))
 	pj, _ := json.Marshal(map[string]any{"name": name, "version": version, "bin": map[string]string{"fixture": "cli.js"},
 		"license": "MIT", "dependencies": deps})
 	r.Publish(t, map[string]string{

@@ -2,6 +2,7 @@ package variant
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -118,4 +119,18 @@ func Factors(v m.Variant) []differ.Factor {
 	return []differ.Factor{{Name: "tracer", Value: strconv.FormatBool(v.Tracer)}, {Name: "clock", Value: fmt.Sprintf("x%d +%dy", v.ClockRate, v.ClockAheadYears)},
 		{Name: "user", Value: v.User}, {Name: "host name", Value: v.Hostname}, {Name: "machine id", Value: v.MachineID},
 		{Name: "answer range", Value: v.AnswerNet}, {Name: "client", Value: v.Client + " " + v.ClientEnv}, {Name: "launches", Value: strconv.Itoa(v.Launches)}}
+}
+
+// MoveParams are a request's parameters with the paths under the home
+// from moved to the home to (the witness run's is another user's): the
+// same call, in the other run's file system.
+func MoveParams(params any, from, to string) any {
+	if from == to {
+		return params
+	}
+	b, err := json.Marshal(params)
+	if err != nil {
+		return params
+	}
+	return json.RawMessage(MovePath(string(b), from, to))
 }

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -160,5 +161,16 @@ func TestRelocateWritable(t *testing.T) {
 	Relocate(&spec, Canonical, Identity{User: "sam", Home: "/home/sam"})
 	if spec.Writable.Dst != "/home/sam/.npm/_npx/0123456789abcdef" || orig.Dst != "/home/dev/.npm/_npx/0123456789abcdef" {
 		t.Errorf("writable %+v (the original %+v)", spec.Writable, orig)
+	}
+}
+
+func TestMoveParams(t *testing.T) {
+	got := MoveParams(map[string]any{"path": "/home/dev/workspace/a.txt"}, "/home/dev", "/home/sam")
+	if b, _ := json.Marshal(got); string(b) != `{"path":"/home/sam/workspace/a.txt"}` {
+		t.Errorf("moved %s", b)
+	}
+	p := map[string]any{"x": 1}
+	if got := MoveParams(p, "/home/dev", "/home/dev"); got == nil {
+		t.Error("nil")
 	}
 }
