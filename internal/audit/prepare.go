@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/supply"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
@@ -107,6 +108,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 		Target: m.Target{Ecosystem: eco.Name, Name: pkg.Name, Version: pkg.Version, Integrity: pkg.Integrity,
 			Entry: layout.NormalizeArgv(argv), Service: pkg.Manifest.ServiceDomains(), Supplied: suppliedHosts(o)},
 	}
+	supply.Record(ctx, d.Fetcher, pkg, man) // the resolved tree, publish time, advisories (internal/supply)
 	man.Run.Tool = buildinfo.Tool()
 	man.Run.Image, man.Run.ImageID, man.Run.NetworkMode = o.Sandbox.Image, imageID, o.Sandbox.Network
 	profile := variant.PickProfile(secret.Seed(seed, "client"), o.Run)

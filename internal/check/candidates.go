@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/target"
@@ -14,6 +15,32 @@ import (
 type candidate struct {
 	spec    string // what audit.Run gets
 	version string // "" when only known after the audit (local targets)
+	// published is when the registry says the version was published
+	// (zero when it does not say: local targets, images).
+	published time.Time
+	// recheck marks the baseline's own version, added with --new-releases
+	// only to resolve its tree again: a candidate when the tree changed.
+	recheck bool
+}
+
+// withRecheck adds the baseline's version to --new-releases candidates of
+// a registry package whose tree resolves at install time (npm), so the
+// scheduled run sees a new tree without a new release (newResolution). A
+// plain check has the baseline's version among its candidates already
+// when no newer one matches.
+func (c *checker) withRecheck(s *config.Server, cands []candidate, base string) []candidate {
+	eco := s.Spec.Ecosystem()
+	if !c.opts.NewReleases || c.opts.Force || base == "" || !eco.Registry || !eco.Installed {
+		return cands
+	}
+	for _, cand := range cands {
+		if cand.version == base {
+			return cands
+		}
+	}
+	r := pinned(s, base)
+	r.recheck = true
+	return append([]candidate{r}, cands...)
 }
 
 // candidates decides which versions to audit: the pinned version, or the
@@ -29,7 +56,15 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 		return c.pyCandidates(ctx, s, base)
 	}
 	if s.Version != "" && !c.opts.NewReleases {
-		return []candidate{pinned(s, s.Version)}, nil
+		// A pinned version needs no registry; its age does, when one is
+		// at hand (the audit's fetch reports a registry that fails).
+		cand := pinned(s, s.Version)
+		if c.reg != nil {
+			if p, err := c.reg.Fetch(ctx, s.Spec.Name); err == nil {
+				cand = c.dated(ctx, p, s, s.Version)
+			}
+		}
+		return []candidate{cand}, nil
 	}
 	p, err := c.reg.Fetch(ctx, s.Spec.Name)
 	if err != nil {
@@ -42,7 +77,7 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 		}
 		var out []candidate
 		for _, v := range vs {
-			out = append(out, pinned(s, v))
+			out = append(out, c.dated(ctx, p, s, v))
 		}
 		return out, nil
 	}
@@ -50,7 +85,14 @@ func (c *checker) candidates(ctx context.Context, s *config.Server, base string)
 	if err != nil {
 		return nil, err
 	}
-	return []candidate{pinned(s, v.Version)}, nil
+	return []candidate{c.dated(ctx, p, s, v.Version)}, nil
+}
+
+// dated is the candidate of one npm version, with its publish time.
+func (c *checker) dated(ctx context.Context, p *target.Packument, s *config.Server, version string) candidate {
+	cand := pinned(s, version)
+	cand.published = c.published(ctx, p, s.Spec.Name, version)
+	return cand
 }
 
 // pinned is the candidate of one version of a registry package.
@@ -84,7 +126,9 @@ func (c *checker) pyCandidates(ctx context.Context, s *config.Server, base strin
 	}
 	var out []candidate
 	for _, v := range vs {
-		out = append(out, pinned(s, v.String()))
+		cand := pinned(s, v.String())
+		cand.published = target.PyUploaded(files, v.String())
+		out = append(out, cand)
 	}
 	return out, nil
 }

@@ -9,12 +9,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/deptree"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
+	"github.com/mcp-audit/mcp-audit/internal/supply"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
@@ -40,6 +44,20 @@ type Options struct {
 	// Base carries the caller's audit settings (image, CA files, and a
 	// network mode overriding the configuration's); see audit.ForServer.
 	Base audit.Options
+	// MinReleaseAge overrides the configuration's min_release_age (nil:
+	// keep it; DefaultMinReleaseAge when neither says); 0 judges a
+	// candidate however young (releaseage.go).
+	MinReleaseAge *time.Duration
+	// Now is the clock release ages are measured by (nil: time.Now).
+	Now func() time.Time
+	// Resolve installs a registry version afresh and returns its tree
+	// (nil: the fetcher's Refresh); Advisor asks for advisories (nil: the
+	// fetcher, through the install gate); RegistryHTTP reaches the MCP
+	// registry the configuration names (nil: a default client). See
+	// supply.go.
+	Resolve      func(ctx context.Context, spec string) (*deptree.Tree, error)
+	Advisor      supply.Advisor
+	RegistryHTTP *http.Client
 }
 
 // Validate reports option errors that need no engine, so they surface as
@@ -82,7 +100,10 @@ func newChecker(cfg *config.Config, deps audit.Deps, o Options) *checker {
 		c.audit = audit.RunStable
 	}
 	if deps.Fetcher != nil {
-		c.reg, c.py = deps.Fetcher.Registry, deps.Fetcher
+		c.py = deps.Fetcher
+		if deps.Fetcher.Registry != nil {
+			c.reg = deps.Fetcher.Registry
+		}
 	}
 	if c.log == nil {
 		c.log = slog.New(slog.DiscardHandler)

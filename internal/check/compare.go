@@ -33,6 +33,7 @@ func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.Di
 	if err != nil {
 		return fail(err)
 	}
+	cands = c.withRecheck(s, cands, base)
 	if len(cands) == 0 {
 		c.log.Info("no new releases", "server", s.Name, "baseline", base)
 		return nil
@@ -44,8 +45,30 @@ func (c *checker) checkServer(ctx context.Context, s *config.Server) []report.Di
 			if err != nil {
 				return fail(err)
 			}
-			r := diff.Compare(man, man, c.policy(s))
-			out = append(out, report.DiffReport{Server: s.Name, Baseline: true, Result: r})
+			// No new release; the version's tree may still resolve anew
+			// (supply.go).
+			changed, note := c.newResolution(ctx, s, cand, man, dir)
+			switch {
+			case changed != nil:
+				out = append(out, *changed)
+				continue
+			case cand.recheck:
+				// Only the tree was checked (--new-releases): unchanged, it
+				// is no candidate.
+				if note != "" {
+					c.log.Warn(note, "server", s.Name)
+				}
+				continue
+			}
+			r := report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(man, man, c.policy(s))}
+			if note != "" {
+				r.Notes = append(r.Notes, note)
+			}
+			out = append(out, r)
+			continue
+		}
+		if r := c.tooNew(s, cand, base, "", cand.published); r != nil {
+			out = append(out, *r)
 			continue
 		}
 		out = append(out, c.auditAndCompare(ctx, s, cand, dir))
@@ -59,6 +82,7 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 		return report.DiffReport{Server: s.Name, Error: textsafe.Clean(err.Error())}
 	}
 	man := res.Manifest
+	supplyNotes := c.registryEntry(ctx, s, man)
 	if c.opts.Manifests != "" {
 		if p, err := baseline.Write(c.opts.Manifests, man); err != nil {
 			c.log.Warn("writing manifest", "err", err)
@@ -78,13 +102,14 @@ func (c *checker) auditAndCompare(ctx context.Context, s *config.Server, cand ca
 	}
 	if base == "" {
 		return report.DiffReport{Server: s.Name, Result: diff.Judge(man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
-			SuggestedAllow: Suggestion(man, pol, fs), New: man}
+			SuggestedAllow: Suggestion(man, pol, fs), New: man, Notes: supplyNotes}
 	}
 	old, err := baseline.Load(dir, man.Target.Ecosystem, man.Target.Name, base)
 	if err != nil {
 		return report.DiffReport{Server: s.Name, Error: err.Error()}
 	}
 	old, notes := c.sameMethod(ctx, s, old)
+	notes = append(append(notes, supplyNotes...), c.compareAdvisories(ctx, old, man)...)
 	return report.DiffReport{Server: s.Name, Baseline: true, Result: diff.Compare(old, man, pol), Accept: acceptCmd, NotAcceptable: notAcceptable,
 		SuggestedAllow: Suggestion(man, pol, fs), Old: old, New: man, Notes: notes}
 }

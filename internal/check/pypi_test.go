@@ -60,12 +60,12 @@ func TestPyCandidates(t *testing.T) {
 		server, base string
 		want         []candidate
 	}{
-		{"py", "", []candidate{{"pypi:Py.Fixture@==1.10.0", "1.10.0"}}},
-		{"py", "1.2.0", []candidate{{"pypi:Py.Fixture@==1.9.0", "1.9.0"}, {"pypi:Py.Fixture@==1.10.0", "1.10.0"}}},
+		{"py", "", []candidate{{spec: "pypi:Py.Fixture@==1.10.0", version: "1.10.0"}}},
+		{"py", "1.2.0", []candidate{{spec: "pypi:Py.Fixture@==1.9.0", version: "1.9.0"}, {spec: "pypi:Py.Fixture@==1.10.0", version: "1.10.0"}}},
 		{"py", "1.10.0", nil},
-		{"py-ranged", "1.0.0", []candidate{{"pypi:py-fixture@==1.2.0", "1.2.0"}, {"pypi:py-fixture@==1.9.0", "1.9.0"},
-			{"pypi:py-fixture@==1.10.0", "1.10.0"}}},
-		{"py-pre", "1.10.0", []candidate{{"pypi:py-fixture@==1.11.0rc1", "1.11.0rc1"}}},
+		{"py-ranged", "1.0.0", []candidate{{spec: "pypi:py-fixture@==1.2.0", version: "1.2.0"}, {spec: "pypi:py-fixture@==1.9.0", version: "1.9.0"},
+			{spec: "pypi:py-fixture@==1.10.0", version: "1.10.0"}}},
+		{"py-pre", "1.10.0", []candidate{{spec: "pypi:py-fixture@==1.11.0rc1", version: "1.11.0rc1"}}},
 	}
 	for _, tc := range tests {
 		if diff := cmp.Diff(tc.want, got(tc.server, tc.base), cmp.AllowUnexported(candidate{})); diff != "" {
@@ -73,7 +73,7 @@ func TestPyCandidates(t *testing.T) {
 		}
 	}
 	c.opts.NewReleases = false // a plain check audits the newest only
-	if diff := cmp.Diff([]candidate{{"pypi:Py.Fixture@==1.10.0", "1.10.0"}}, got("py", "1.0.0"), cmp.AllowUnexported(candidate{})); diff != "" {
+	if diff := cmp.Diff([]candidate{{spec: "pypi:Py.Fixture@==1.10.0", version: "1.10.0"}}, got("py", "1.0.0"), cmp.AllowUnexported(candidate{})); diff != "" {
 		t.Errorf("check without --new-releases (-want +got):\n%s", diff)
 	}
 }

@@ -157,6 +157,9 @@ type classifier struct {
 	streams     map[string]*byteStream
 	streamOrder []string
 	plumbed     int // their events, left out of the phases
+	// install are the install phase's file operations in order
+	// (erasures.go).
+	install installEvents
 }
 
 // Classify builds the behavior phases for a run.
@@ -185,6 +188,7 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 	c.written()
 	c.destroyed()
 	c.probes()
+	c.erasures()
 	for _, r := range in.ServerRequests {
 		p := c.phaseAt(r.Time)
 		p.ServerRequests = append(p.ServerRequests, m.ServerRequest{Method: r.Method, Answer: r.Answer})

@@ -37,6 +37,7 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	if l.instrument(r.Path) && l.instrument(real) && (r.Path2 == "" || l.instrument(r.Path2)) {
 		return // the runtime writing mcp-audit's instrument (V8 coverage); a link or rename out of it is recorded
 	}
+	c.installFile(p, r)
 	if res == m.ResultOK {
 		c.seedCall(p, r, real)
 	}

@@ -36,6 +36,7 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 	if r.Errno == "ENOENT" || r.Errno == "ENOTDIR" {
 		return // a PATH lookup probing for the program
 	}
+	c.installExec(p, r)
 	// The first program a lifecycle pid runs is the script's shell; a
 	// later exec in the same pid (a shell exec'ing its last command) is
 	// what the script started.

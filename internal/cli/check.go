@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 
@@ -29,6 +30,14 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	fs.IntVar(&o.Runs, "runs", 1, "audit each version N times and keep only behavior seen every time")
 	fs.StringVar(&o.Manifests, "manifests", "", "also write each audited manifest under this directory")
 	fs.StringVar(&o.Base.Sandbox.Network, "network", "", "override the configuration's network mode")
+	fs.Func("min-release-age", "judge no candidate published less than this long ago, e.g. 48h (the configuration's min_release_age; default 48h; 0 judges it now)", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("%q is not a duration like 48h or 0", v)
+		}
+		o.MinReleaseAge = &d
+		return nil
+	})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -43,6 +43,12 @@ type Config struct {
 	Idle Idle `yaml:"idle"`
 	// Baselines is the baseline directory, relative to the file.
 	Baselines string `yaml:"baselines"`
+	// MinReleaseAge is how old a release must be before check accepts it
+	// (nil: the default, 48h; 0 judges it at once).
+	MinReleaseAge *Duration `yaml:"min_release_age"`
+	// MCPRegistry is the base URL of an MCP registry whose entry check
+	// asks for a server given by server_json (none by default).
+	MCPRegistry string `yaml:"mcp_registry"`
 	// Servers by name, sorted by name.
 	Servers []*Server `yaml:"-"`
 }
@@ -108,6 +114,9 @@ type Server struct {
 	// 10m, or batch --timeout).
 	Timeout Duration `yaml:"timeout"`
 
+	// Registry is what the server.json says of the server's MCP registry
+	// entry (its name, version and status), filled by Load.
+	Registry RegistryEntry `yaml:"-"`
 	// ToolArgsJSON is ToolArgs encoded, filled by Load.
 	ToolArgsJSON map[string]json.RawMessage `yaml:"-"`
 	// Ecosystem and Package name the server for baselines: "npm" and the
@@ -122,6 +131,8 @@ type raw struct {
 	Network         string    `yaml:"network"`
 	Idle            Idle      `yaml:"idle"`
 	Baselines       string    `yaml:"baselines"`
+	MinReleaseAge   *Duration `yaml:"min_release_age"`
+	MCPRegistry     string    `yaml:"mcp_registry"`
 	Servers         yaml.Node `yaml:"servers"`
 }
 
@@ -156,7 +167,8 @@ func Parse(path string, data []byte) (*Config, error) {
 		line, msg := errorLine(err, 0)
 		return nil, fail(line, "%s", msg)
 	}
-	c := &Config{Path: path, FailOn: r.FailOn, AllowIncomplete: r.AllowIncomplete, Network: r.Network, Idle: r.Idle, Baselines: r.Baselines}
+	c := &Config{Path: path, FailOn: r.FailOn, AllowIncomplete: r.AllowIncomplete, Network: r.Network, Idle: r.Idle, Baselines: r.Baselines,
+		MinReleaseAge: r.MinReleaseAge, MCPRegistry: r.MCPRegistry}
 	if c.Baselines == "" {
 		c.Baselines = "baselines"
 	}
@@ -165,6 +177,12 @@ func Parse(path string, data []byte) (*Config, error) {
 	}
 	if err := checkNetwork(c.Network); err != nil {
 		return nil, fail(0, "network: %v", err)
+	}
+	if c.MinReleaseAge != nil && *c.MinReleaseAge < 0 {
+		return nil, fail(0, "min_release_age: %s is negative", time.Duration(*c.MinReleaseAge))
+	}
+	if err := checkRegistryURL(c.MCPRegistry); err != nil {
+		return nil, fail(0, "mcp_registry: %v", err)
 	}
 	if r.Servers.Kind == 0 {
 		return nil, fail(0, "no servers: add a servers: section")

@@ -83,7 +83,7 @@ func TestErrorsNameFileAndLine(t *testing.T) {
 		{"servers:\n  a:\n    range: ^1\n", "c.yml:2: server a: target is missing"},
 		{"servers:\n  a:\n    target: npm:x\n    tool_args: {t: 5}\n", "c.yml:4: server a: tool_args.t must be a mapping"},
 		{"servers:\n  a:\n    target: npm:x\n    allow: {hosts: [\"api.*.com\"]}\n", "c.yml:4: server a: allow host"},
-		{"nope: 1\n", "c.yml:1: unknown setting \"nope\" (known: allow_incomplete, baselines, fail_on, idle, network, servers)"},
+		{"nope: 1\n", "c.yml:1: unknown setting \"nope\" (known: allow_incomplete, baselines, fail_on, idle, mcp_registry, min_release_age, network, servers)"},
 		{"fail_on: high\n", "no servers"},
 		{"servers:\n  a:\n    target: npm:x\n    idle: 3\n", "c.yml:4: server a: unknown setting \"idle\""},
 		{"servers:\n  a:\n    target: npm:x\n    args: 5\n", "c.yml:4: server a: args must be a list, not the number 5"},

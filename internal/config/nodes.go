@@ -214,6 +214,8 @@ type layout struct {
 	Network         string            `yaml:"network"`
 	Idle            Idle              `yaml:"idle"`
 	Baselines       string            `yaml:"baselines"`
+	MinReleaseAge   *Duration         `yaml:"min_release_age"`
+	MCPRegistry     string            `yaml:"mcp_registry"`
 	Servers         map[string]Server `yaml:"servers"`
 }
 

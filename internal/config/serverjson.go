@@ -13,8 +13,12 @@ import (
 // Field names follow the registry schema (camelCase); the snake_case of
 // earlier drafts is accepted too.
 type serverJSON struct {
-	Name     string `json:"name"`
-	Version  string `json:"version"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Status is the entry's status in server.json files of earlier
+	// schemas; Meta carries the registry's own (registryMeta).
+	Status   string                     `json:"status"`
+	Meta     map[string]json.RawMessage `json:"_meta"`
 	Packages []struct {
 		RegistryType     string        `json:"registryType"`
 		RegistryTypeOld  string        `json:"registry_type"`
@@ -59,6 +63,7 @@ func (s *Server) fromServerJSON(path string) error {
 	if err := json.NewDecoder(io.LimitReader(f, 4<<20)).Decode(&sj); err != nil {
 		return fmt.Errorf("reading %s: %v", path, err)
 	}
+	s.Registry = RegistryEntry{Name: sj.Name, Version: sj.Version, Status: registryStatus(sj.Status, sj.Meta)}
 	for _, p := range sj.Packages {
 		eco := target.EcosystemOfRegistryType(p.RegistryType + p.RegistryTypeOld + p.RegistryName)
 		if eco == nil {

@@ -104,6 +104,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 	r.calls(old, new)
 	r.groupUncalled(old, new)
 	r.findings(old, new, pol)
+	r.dependencies(old, new)
 	r.annotationFindings(old, new)
 	r.coverageFindings(old, new)
 	r.eraFindings(old, new)
@@ -127,7 +128,7 @@ func Compare(old, new *m.Manifest, pol policy.Policy) *Result {
 
 func areaOrder(a string) string {
 	order := []string{m.AreaOutcome, m.AreaCanary, m.AreaTool, m.AreaRequest, m.AreaNetwork, m.AreaDNS, m.AreaFile, m.AreaProcess, m.AreaAlert,
-		m.AreaServerRequest, m.AreaCall}
+		m.AreaServerRequest, m.AreaCall, m.AreaDependency}
 	if i := slices.Index(order, a); i >= 0 {
 		return fmt.Sprintf("%02d", i)
 	}

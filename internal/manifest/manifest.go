@@ -14,6 +14,8 @@ package manifest
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/deptree"
 )
 
 // SchemaVersion is the version of the manifest format written by this
@@ -77,6 +79,10 @@ type Manifest struct {
 	// accepted, why and when. They keep failing every check; the record
 	// makes the exception visible in every later report.
 	AcceptedRisk *AcceptedRisk `json:"accepted_risk,omitempty"`
+	// Dependencies is the resolved dependency tree of the installed target
+	// (supply.go); absent for images, commands, and manifests recorded
+	// before trees were.
+	Dependencies *deptree.Tree `json:"dependencies,omitempty"`
 }
 
 // Target identifies what was audited.
@@ -104,6 +110,15 @@ type Target struct {
 	// whose listening socket is expected rather than a finding.
 	Transport  string `json:"transport,omitempty"`
 	ListenPort int    `json:"listen_port,omitempty"`
+	// Published is when the registry says the audited version was
+	// published (RFC 3339, UTC); absent for local targets and registries
+	// that do not say.
+	Published string `json:"published,omitempty"`
+	// Deprecated is the registry's deprecation message of the version.
+	Deprecated string `json:"deprecated,omitempty"`
+	// MCPRegistry is the server's entry in an MCP registry, when the
+	// configuration names one (supply.go).
+	MCPRegistry *MCPRegistryEntry `json:"mcp_registry,omitempty"`
 }
 
 // Outcome statuses.
@@ -466,6 +481,13 @@ const (
 	// server itself exited: a daemon it detached, which a client that
 	// ends the server does not end.
 	AlertDetached = "detached_process"
+	// The install erased its traces (deptree.Erasures, judged from the
+	// order of the install phase's file events): a file it wrote, ran and
+	// deleted; a package.json written or renamed over; a file that was
+	// there before the install, deleted by it.
+	AlertDroppedRunDeleted = "dropped_run_deleted"
+	AlertReplacedManifest  = "replaced_manifest"
+	AlertDeletedExisting   = "deleted_existing_file"
 )
 
 // Alert is an anti-analysis or escape attempt, or a gap in the evidence.
@@ -520,6 +542,10 @@ type Run struct {
 	// keep anyway because it carries a finding (medium or above): noise
 	// is dropped, danger never is.
 	UnstableKept []string `json:"unstable_kept,omitempty"`
+	// Advisories are the published advisories that cover versions of the
+	// tree, as the registry listed them when asked (they change without a
+	// release, so they live here; a comparison asks again for both sides).
+	Advisories *deptree.AdvisoryReport `json:"advisories,omitempty"`
 }
 
 // PhaseTiming is how long a phase lasted in this run.

@@ -170,6 +170,9 @@ const (
 	AreaServerRequest = "server-request"
 	// AreaCall is a change in a call's outcome.
 	AreaCall = "call"
+	// AreaDependency is a change in the resolved dependency tree, or in
+	// the advisories that cover it.
+	AreaDependency = "dependency"
 )
 
 // Transports (Target.Transport); stdio is the default and not written.

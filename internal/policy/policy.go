@@ -159,6 +159,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	out = append(out, eraFindings(man)...)
 	out = append(out, appFindings(man)...)
 	out = append(out, argProbeFindings(man)...)
+	out = append(out, supplyFindings(man)...)
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(b.Severity, a.Severity), strings.Compare(a.Kind, b.Kind),
 			cmp.Compare(m.PhaseRank(a.Phase), m.PhaseRank(b.Phase)), strings.Compare(a.Phase, b.Phase), strings.Compare(a.Subject, b.Subject))

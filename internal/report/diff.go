@@ -47,10 +47,26 @@ type DiffReport struct {
 	// (internal/remote): what it offered was judged, what it does was not
 	// observed. Every renderer says so with the server's name.
 	SurfaceOnly bool `json:"surface_only,omitempty"`
+	// TooNew is set when the candidate was published too recently to be
+	// accepted (check --min-release-age): it was not audited, and the
+	// result is incomplete.
+	TooNew *TooNew `json:"too_new,omitempty"`
 	// Old and New are the compared manifests, when at hand, for the
 	// side-by-side HTML view (Old is nil without a baseline).
 	Old *m.Manifest `json:"-"`
 	New *m.Manifest `json:"-"`
+}
+
+// TooNew is a candidate younger than the minimum release age.
+type TooNew struct {
+	Version string `json:"version"`
+	// Published is when the registry says it was published (RFC 3339);
+	// Eligible when it becomes old enough to be judged.
+	Published string `json:"published"`
+	Eligible  string `json:"eligible"`
+	// Dependency names the youngest package of a new resolution of the
+	// baseline's version (name@version), when that is what is too new.
+	Dependency string `json:"dependency,omitempty"`
 }
 
 // ReportSchemaVersion is the version of the JSON report's format

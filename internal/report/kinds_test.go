@@ -31,7 +31,9 @@ func TestKindDocs(t *testing.T) {
 		policy.KindEscape, policy.KindSystemFile, policy.KindWrite, policy.KindOutcome, policy.KindTool, policy.KindTrace,
 		policy.KindInstallScript, policy.KindMessage, diff.KindPayload, diff.KindCoverage, report.KindIncomplete,
 		action.KindAcceptedRisk, action.KindPolicyLoosened, policy.KindDerived, policy.KindUserFile, policy.KindContract,
-		policy.KindDestroyed, policy.KindEnvironment, diff.KindAnnotation, policy.KindEra, policy.KindApp}
+		policy.KindDestroyed, policy.KindEnvironment, diff.KindAnnotation, policy.KindEra, policy.KindApp,
+		policy.KindDependency, policy.KindIntegrity, policy.KindStartupHook, policy.KindCommand, policy.KindLookalike, policy.KindAdvisory, policy.KindUnpinned,
+		policy.KindRegistryStatus, policy.KindErased}
 	for _, k := range kinds {
 		if _, ok := report.Explain(k); !ok {
 			t.Errorf("kind %q is not explained", k)

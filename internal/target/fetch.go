@@ -44,6 +44,11 @@ type Package struct {
 	Python *PyDist
 	// Cached is true when no download or install was needed.
 	Cached bool
+	// Published is when the registry says the version was published
+	// (zero when it does not say, and for local targets); Deprecated is
+	// its deprecation message.
+	Published  time.Time
+	Deprecated string
 	// Temporary roots are removed by Cleanup.
 	temporary bool
 }
@@ -113,14 +118,20 @@ func (f *Fetcher) Fetch(ctx context.Context, s Spec) (*Package, error) {
 
 // ResolveNPM resolves an npm spec to a version without installing.
 func (f *Fetcher) ResolveNPM(ctx context.Context, s Spec) (*Version, error) {
+	v, _, err := f.resolveNPM(ctx, s)
+	return v, err
+}
+
+func (f *Fetcher) resolveNPM(ctx context.Context, s Spec) (*Version, *Packument, error) {
 	if f.Registry == nil {
-		return nil, errors.New("no npm registry configured")
+		return nil, nil, errors.New("no npm registry configured")
 	}
 	p, err := f.Registry.Fetch(ctx, s.Name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return p.Resolve(s.Range, f.Prerelease)
+	v, err := p.Resolve(s.Range, f.Prerelease)
+	return v, p, err
 }
 
 // indexPath records which integrity an exact name@version resolved to, so
@@ -130,9 +141,11 @@ func (f *Fetcher) indexPath(name, version string) string {
 }
 
 type indexEntry struct {
-	Name      string `json:"name"`
-	Version   string `json:"version"`
-	Integrity string `json:"integrity"`
+	Name       string    `json:"name"`
+	Version    string    `json:"version"`
+	Integrity  string    `json:"integrity"`
+	Published  time.Time `json:"published,omitzero"`
+	Deprecated string    `json:"deprecated,omitempty"`
 }
 
 func (f *Fetcher) fromIndex(s Spec) *Package {
@@ -152,7 +165,7 @@ func (f *Fetcher) fromIndex(s Spec) *Package {
 		return nil
 	}
 	pkg := &Package{Name: s.Name, Version: e.Version, Integrity: e.Integrity, Root: final,
-		Dir: path.Join("node_modules", s.Name), Cached: true}
+		Dir: path.Join("node_modules", s.Name), Cached: true, Published: e.Published, Deprecated: e.Deprecated}
 	if f.readManifest(pkg) != nil {
 		return nil
 	}
@@ -163,12 +176,15 @@ func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
 	if pkg := f.fromIndex(s); pkg != nil {
 		return pkg, nil
 	}
-	v, err := f.ResolveNPM(ctx, s)
+	v, p, err := f.resolveNPM(ctx, s)
 	if err != nil {
 		return nil, err
 	}
+	// When the version was published decides whether check accepts it
+	// yet; a registry that does not say leaves it zero.
+	published, _ := f.Registry.PublishTime(ctx, p, s.Name, v.Version)
 	defer func() {
-		b, _ := json.Marshal(indexEntry{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity})
+		b, _ := json.Marshal(indexEntry{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity, Published: published, Deprecated: v.Deprecated})
 		if os.MkdirAll(filepath.Dir(f.indexPath(s.Name, v.Version)), 0o755) == nil {
 			os.WriteFile(f.indexPath(s.Name, v.Version), b, 0o644)
 		}
@@ -178,31 +194,35 @@ func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
 	}
 	final := filepath.Join(f.CacheDir, "installs", "npm-"+hashString(v.Dist.Integrity))
 	pkg := &Package{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity, Root: final,
-		Dir: path.Join("node_modules", s.Name)}
-	pkg.Cached, err = f.installOnce(final, "npm", func(stage string) error {
-		if err := checkFetchable(s.Name+"@"+v.Version, v.Dependencies); err != nil {
-			return err
-		}
-		pj, _ := json.Marshal(map[string]any{"name": "mcp-audit-install", "private": true,
-			"dependencies": map[string]string{s.Name: v.Version}})
-		if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
-			return err
-		}
-		f.log().Info("installing", "package", s.Name+"@"+v.Version, "scripts", "ignored", "where", "install container")
-		if err := f.npmInstall(ctx, stage); err != nil {
-			return err
-		}
-		// The lockfile records what npm verified; it must be the tarball
-		// the registry advertised.
-		if got := lockIntegrity(stage, pkg.Dir); got != "" && got != v.Dist.Integrity {
-			return fmt.Errorf("integrity mismatch for %s@%s: registry %s, installed %s", s.Name, v.Version, v.Dist.Integrity, got)
-		}
-		return nil
-	})
+		Dir: path.Join("node_modules", s.Name), Published: published, Deprecated: v.Deprecated}
+	pkg.Cached, err = f.installOnce(final, "npm", func(stage string) error { return f.buildNPM(ctx, stage, s.Name, v, pkg.Dir) })
 	if err != nil {
 		return nil, err
 	}
 	return pkg, f.readManifest(pkg)
+}
+
+// buildNPM installs v into stage (its dependency ranges resolved now,
+// scripts ignored) in the install container.
+func (f *Fetcher) buildNPM(ctx context.Context, stage, name string, v *Version, dir string) error {
+	if err := checkFetchable(name+"@"+v.Version, v.Dependencies); err != nil {
+		return err
+	}
+	pj, _ := json.Marshal(map[string]any{"name": "mcp-audit-install", "private": true,
+		"dependencies": map[string]string{name: v.Version}})
+	if err := os.WriteFile(filepath.Join(stage, "package.json"), pj, 0o644); err != nil {
+		return err
+	}
+	f.log().Info("installing", "package", name+"@"+v.Version, "scripts", "ignored", "where", "install container")
+	if err := f.npmInstall(ctx, stage); err != nil {
+		return err
+	}
+	// The lockfile records what npm verified; it must be the tarball
+	// the registry advertised.
+	if got := lockIntegrity(stage, dir); got != "" && got != v.Dist.Integrity {
+		return fmt.Errorf("integrity mismatch for %s@%s: registry %s, installed %s", name, v.Version, v.Dist.Integrity, got)
+	}
+	return nil
 }
 
 func lockIntegrity(root, dir string) string {

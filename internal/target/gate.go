@@ -34,6 +34,10 @@ type registryGate struct {
 	mu      sync.Mutex
 	refused []string
 	base    string // the gate's address as the container sees it
+	// advisories lets the gate forward the one POST it knows, the bulk
+	// advisory query (advisorygate.go); only the host's advisory client
+	// gets such a gate, never an install container.
+	advisories bool
 }
 
 type gateUpstream struct {
@@ -114,7 +118,7 @@ func (g *registryGate) handler(base string) http.Handler {
 	g.base = base
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/"+g.secret+"/r")
-		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead && !g.advisoryPost(r, rest)) {
 			g.refuse(w, textsafe.Line(r.Method+" "+r.URL.Path, 200))
 			return
 		}
@@ -129,6 +133,10 @@ func (g *registryGate) handler(base string) http.Handler {
 		i, err := strconv.Atoi(num)
 		if err != nil || i < 0 || i >= len(g.upstreams) {
 			g.refuse(w, textsafe.Line(r.URL.Path, 200))
+			return
+		}
+		if r.Method == http.MethodPost {
+			g.forwardAdvisory(w, r, g.upstreams[i])
 			return
 		}
 		g.forward(w, r, base, g.upstreams[i], path)

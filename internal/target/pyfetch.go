@@ -70,9 +70,10 @@ func localPyKind(s string, dir bool) string {
 // traced, in the sandbox's install phase.
 func (f *Fetcher) fetchPython(ctx context.Context, s Spec) (*Package, error) {
 	file, kind := s.Path, s.Kind
+	var uploaded time.Time
 	if s.Kind == KindPyPI {
 		var err error
-		if file, err = f.downloadPyPI(ctx, s); err != nil {
+		if file, uploaded, err = f.downloadPyPI(ctx, s); err != nil {
 			return nil, err
 		}
 		kind = KindSdist
@@ -85,7 +86,8 @@ func (f *Fetcher) fetchPython(ctx context.Context, s Spec) (*Package, error) {
 		return nil, err
 	}
 	final := filepath.Join(f.CacheDir, "installs", "py-"+hashString(sum))
-	pkg := &Package{Name: NormalizePyName(d.Name), Version: d.Version, Integrity: sum, Root: final, Dir: PySite, Python: d}
+	pkg := &Package{Name: NormalizePyName(d.Name), Version: d.Version, Integrity: sum, Root: final, Dir: PySite, Python: d,
+		Published: uploaded}
 	if kind != KindWheel {
 		d.Build = PySource + "/" + sourceName(kind)
 	}
@@ -304,16 +306,23 @@ func (f *Fetcher) pyHTTP() *http.Client {
 }
 
 // downloadPyPI resolves a pypi: spec against the simple index and
-// downloads the chosen file (verified by its sha256) into the cache.
-func (f *Fetcher) downloadPyPI(ctx context.Context, s Spec) (string, error) {
+// downloads the chosen file (verified by its sha256) into the cache. It
+// returns the file and when the index says the version was first
+// uploaded (zero when it does not say).
+func (f *Fetcher) downloadPyPI(ctx context.Context, s Spec) (string, time.Time, error) {
 	files, err := PyPIFiles(ctx, f.pyHTTP(), f.PyPI, s.Name)
 	if err != nil {
-		return "", err
+		return "", time.Time{}, err
 	}
 	pick, err := PickPyFile(files, s.Range, f.Prerelease)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", s.Raw, err)
+		return "", time.Time{}, fmt.Errorf("%s: %w", s.Raw, err)
 	}
+	file, err := f.downloadPick(ctx, s, pick)
+	return file, PyUploaded(files, pick.Version.String()), err
+}
+
+func (f *Fetcher) downloadPick(ctx context.Context, s Spec, pick PyFile) (string, error) {
 	if _, err := hex.DecodeString(pick.SHA256); err != nil || len(pick.SHA256) != 64 {
 		return "", fmt.Errorf("%s: %s: %w", s.Name, pick.Filename, errNoHash)
 	}

@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 )
 
 // DefaultPyPIIndex is pip's default simple index, used when nothing else
@@ -110,6 +111,9 @@ type PyFile struct {
 	SHA256   string
 	Version  PyVersion
 	Yanked   bool
+	// Uploaded is the file's upload time (PEP 700, JSON form only); zero
+	// when the index does not say.
+	Uploaded time.Time
 }
 
 var reNormalize = regexp.MustCompile(`[-_.]+`)
@@ -167,6 +171,7 @@ func parseSimpleJSON(body []byte, base *url.URL) ([]PyFile, error) {
 			URL      string            `json:"url"`
 			Hashes   map[string]string `json:"hashes"`
 			Yanked   any               `json:"yanked"`
+			Uploaded string            `json:"upload-time"`
 		} `json:"files"`
 	}
 	if err := json.Unmarshal(body, &doc); err != nil {
@@ -179,7 +184,8 @@ func parseSimpleJSON(body []byte, base *url.URL) ([]PyFile, error) {
 			continue
 		}
 		yanked := f.Yanked != nil && f.Yanked != false
-		out = append(out, PyFile{Filename: f.Filename, URL: stripFragment(u), SHA256: f.Hashes["sha256"], Yanked: yanked})
+		up, _ := time.Parse(time.RFC3339, f.Uploaded)
+		out = append(out, PyFile{Filename: f.Filename, URL: stripFragment(u), SHA256: f.Hashes["sha256"], Yanked: yanked, Uploaded: up.UTC()})
 	}
 	return out, nil
 }

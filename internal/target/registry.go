@@ -56,17 +56,25 @@ type Packument struct {
 	Name     string             `json:"name"`
 	DistTags map[string]string  `json:"dist-tags"`
 	Versions map[string]Version `json:"versions"`
+	// Time maps versions to when they were published (RFC 3339), as the
+	// full document gives it; the abbreviated one may leave it out
+	// (published.go).
+	Time map[string]string `json:"time,omitempty"`
 }
 
-// Fetch downloads a package's metadata.
+// Fetch downloads a package's metadata (the abbreviated document).
 func (r *Registry) Fetch(ctx context.Context, name string) (*Packument, error) {
+	return r.fetch(ctx, name, "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8")
+}
+
+func (r *Registry) fetch(ctx context.Context, name, accept string) (*Packument, error) {
 	base := r.Config.RegistryFor(name)
 	u := base + strings.Replace(url.PathEscape(name), "%40", "@", 1)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8")
+	req.Header.Set("Accept", accept)
 	if tok := r.Config.token(u); tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}

@@ -32,6 +32,11 @@ type Registry struct {
 	mu   sync.Mutex
 	pkgs map[string]map[string]json.RawMessage // name -> version -> version document
 	tgz  map[string][]byte                     // "name/-/file.tgz" -> bytes
+	// advisories and queries serve the bulk advisory endpoint
+	// (advisories.go); times the full documents' time field.
+	advisories map[string][]json.RawMessage
+	queries    []map[string][]string
+	times      map[string]map[string]string
 }
 
 // NewRegistry starts a registry on loopback; it stops when the test ends.
@@ -59,6 +64,10 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 	p, _ := url.PathUnescape(strings.TrimPrefix(req.URL.EscapedPath(), "/"))
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if req.Method == http.MethodPost && "/"+p == bulkAdvisoryPath {
+		r.serveBulk(w, req)
+		return
+	}
 	if i := strings.Index(p, "/-/"); i > 0 && req.Method == http.MethodGet {
 		b, ok := r.tgz[p]
 		if !ok {
@@ -87,7 +96,11 @@ func (r *Registry) serve(w http.ResponseWriter, req *http.Request) {
 			latest = all[len(all)-1].Original()
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"name": p, "dist-tags": map[string]string{"latest": latest}, "versions": vs})
+		doc := map[string]any{"name": p, "dist-tags": map[string]string{"latest": latest}, "versions": vs}
+		if t := r.times[p]; t != nil && !strings.Contains(req.Header.Get("Accept"), "install-v1") {
+			doc["time"] = t // the full document has it; the abbreviated one, as the npm registry serves it, not
+		}
+		json.NewEncoder(w).Encode(doc)
 	case http.MethodPut:
 		var doc struct {
 			Versions    map[string]json.RawMessage `json:"versions"`
