@@ -30,7 +30,6 @@ type guardian struct {
 	anchors map[string]*jsonschema.Schema
 	state   map[*jsonschema.Schema]int // 1 visiting, 2 done (same-location walk)
 	cost    map[costKey]int
-	nodes   int
 	unknown bool // a reference guard cannot follow, in a schema with $id or $dynamicRef
 }
 

@@ -115,13 +115,6 @@ func (s *Server) Target() string {
 	return ""
 }
 
-func at(sep, v string) string {
-	if v == "" {
-		return ""
-	}
-	return sep + v
-}
-
 // Warning is something a user needs to know about a configured server or
 // file. Message is in the user's words and never holds a secret's value.
 type Warning struct {

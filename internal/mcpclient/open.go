@@ -198,8 +198,6 @@ func (c *Client) probeDeadline(cur <-chan time.Time, opts OpenOptions) <-chan ti
 	return time.After(cmp.Or(opts.ProbeTimeout, DefaultProbeTimeout))
 }
 
-var closedChan = func() chan struct{} { ch := make(chan struct{}); close(ch); return ch }()
-
 func probeAnswer(r response, ok bool) (json.RawMessage, error) {
 	if !ok {
 		return nil, ErrClosed
