@@ -37,10 +37,8 @@ const (
 	// of server time.
 	DefaultDwell = 30 * time.Second
 	// clockWake is how long after the switch the wake-up ping is sent:
-	// just over the time the server's libfaketime may keep the old rate
-	// (it compares whole seconds: up to twice the cache duration, 1.8 s
-	// measured with a 1 s cache).
-	clockWake = 2*sandbox.ClockCacheDuration + 200*time.Millisecond
+	// just over the time the server's libfaketime may keep the old rate.
+	clockWake = sandbox.ClockNoticeMax + 200*time.Millisecond
 )
 
 // idleOptions raises the idle phase's floor to the dwell and, with the

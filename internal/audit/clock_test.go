@@ -43,7 +43,7 @@ func TestServerTimeCovered(t *testing.T) {
 // the dwell count.
 func TestIdleFloor(t *testing.T) {
 	o := Options{Timing: TimingOptions{ClockRate: 200, ServerTimeMin: 15 * time.Minute, IdleMin: time.Second, IdleMax: 3 * time.Second}}
-	silence := clockWake + ServerSilenceMin/200 // 2.2 s + 3 s
+	silence := clockWake + ServerSilenceMin/200 // 1.2 s + 3 s
 	for _, c := range []struct {
 		name  string
 		o     Options
@@ -51,7 +51,8 @@ func TestIdleFloor(t *testing.T) {
 		floor time.Duration
 	}{
 		{"short lead: ServerTimeMin", func() Options { o := o; o.Timing.ServerTimeMin = 30 * time.Minute; return o }(), 100 * time.Millisecond, 30*time.Minute/200 - 100*time.Millisecond},
-		{"defaults: the silence after the ping", o, 100 * time.Millisecond, silence},
+		{"short lead: ServerTimeMin at the defaults", o, 100 * time.Millisecond, 15*time.Minute/200 - 100*time.Millisecond},
+		{"defaults: the silence after the ping", o, 500 * time.Millisecond, silence},
 		{"long lead: the silence after the ping", o, 2 * time.Second, silence},
 		{"lead beyond ServerTimeMin", o, time.Minute, silence},
 		{"dwell", func() Options { o := o; o.Timing.Dwell = 30 * time.Second; return o }(), time.Second, 30 * time.Second},

@@ -230,7 +230,8 @@ fi
 # payload that waits for minutes fires within the run. Only the server and
 # its children get it (strace -E), so the trace's timestamps stay real.
 # Without it, "-E NAME" just removes an unset variable. The rate comes from
-# a file libfaketime re-reads at most every second: real time ("+0 x1")
+# a file libfaketime re-reads once a second (cache 0: when the whole
+# second of real time changed since its last read): real time ("+0 x1")
 # while the client talks to the server, so the server's own network
 # timeouts stay real; on SIGUSR1 from the host (the idle phase begins) the
 # file is replaced, by a rename, with "+0 xCLOCK_RATE". The file is root's
@@ -250,7 +251,7 @@ if [ "$CLOCK_RATE" != 1 ]; then
 		CLOCK_FILE="$CLOCK_DIR/rate"
 		CLOCK_PRELOAD="LD_PRELOAD=$CLOCK_LIB"
 		CLOCK_FT="FAKETIME_TIMESTAMP_FILE=$CLOCK_FILE"
-		CLOCK_CACHE="FAKETIME_CACHE_DURATION=1"
+		CLOCK_CACHE="FAKETIME_CACHE_DURATION=0"
 		note "clock $CLOCK_RATE"
 	else
 		CLOCK_LIB=

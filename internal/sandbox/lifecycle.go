@@ -216,7 +216,7 @@ func shortID(id string) string {
 
 // FastClock starts the clock shim's fast phase: the entrypoint rewrites the
 // rate file the server's libfaketime re-reads (at most every
-// ClockCacheDuration) from real time to the run's ClockRate. It does
+// ClockNoticeMax) from real time to the run's ClockRate. It does
 // nothing in a run without the shim.
 func (r *Run) FastClock(ctx context.Context) error {
 	if _, err := r.sb.Engine.ContainerKill(ctx, r.ID, client.ContainerKillOptions{Signal: "USR1"}); err != nil {
