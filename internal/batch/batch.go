@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/config"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 )
 
 // Options configure a batch.
@@ -61,6 +62,9 @@ func totalMemory() int64 {
 // Summary counts what a batch did.
 type Summary struct {
 	Selected, Skipped, Done, Failed int
+	// Exercised is what the calls of every server in the results (this
+	// run's and earlier ones') answered, together.
+	Exercised coverage.Tally
 }
 
 // Run audits the selected servers, jobs at a time, and publishes the
@@ -106,7 +110,9 @@ feed:
 	if ctx.Err() != nil {
 		return sum, ctx.Err()
 	}
-	return sum, Publish(o.Out)
+	var err error
+	sum.Exercised, err = publish(o.Out)
+	return sum, err
 }
 
 // work audits the servers it receives and writes a record for each, until

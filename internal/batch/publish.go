@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-audit/mcp-audit/internal/baseline"
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	"github.com/mcp-audit/mcp-audit/internal/export"
 	"github.com/mcp-audit/mcp-audit/internal/fsutil"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -74,10 +75,26 @@ func load(out string) ([]entry, error) {
 // Publish regenerates index.json, RESULTS.md, report.html and the
 // allow-list exports from the records and manifests in out.
 func Publish(out string) error {
+	_, err := publish(out)
+	return err
+}
+
+// publish is Publish, returning what every published server's calls
+// answered together.
+func publish(out string) (coverage.Tally, error) {
+	var tally coverage.Tally
 	es, err := load(out)
 	if err != nil {
-		return err
+		return tally, err
 	}
+	for _, e := range es {
+		tally.Add(e.man)
+	}
+	return tally, publishEntries(out, es)
+}
+
+func publishEntries(out string, es []entry) error {
+	var err error
 	now := time.Now().UTC().Format(time.RFC3339)
 	idx := Index{SchemaVersion: IndexSchema, GeneratedAt: now, Servers: []IndexEntry{}}
 	for _, e := range es {

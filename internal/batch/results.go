@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/coverage"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/policy"
 	"github.com/mcp-audit/mcp-audit/internal/report"
@@ -106,6 +107,8 @@ type gathered struct {
 	// Servers that contacted hosts, by when: a host contacted unprompted
 	// matters more than one a tool call asked for.
 	hostsUnprompted, hostsCalls, hostsInstall map[string]bool
+	// tally is what the audited servers' calls answered, together.
+	tally coverage.Tally
 }
 
 func gather(es []entry) *gathered {
@@ -114,6 +117,7 @@ func gather(es []entry) *gathered {
 		hostsUnprompted: map[string]bool{}, hostsCalls: map[string]bool{}, hostsInstall: map[string]bool{}, verdicts: map[string]int{}}
 	for _, e := range es {
 		g.verdicts[verdictOf(e)]++
+		g.tally.Add(e.man)
 		if e.man == nil {
 			g.failed = append(g.failed, e)
 			continue
@@ -197,6 +201,7 @@ func (g *gathered) headline(b *bytes.Buffer, servers int, now string) {
 	fmt.Fprintf(b, "* **%d** fail policy, **%d** are incomplete or could not be audited, **%d** pass; the table at the end lists every server, most harmful first.\n",
 		g.verdicts[m.VerdictFail], g.verdicts[m.VerdictIncomplete], g.verdicts[m.VerdictPass])
 	fmt.Fprintf(b, "* **%d** ran normally; **%d** of them with no finding at medium or above (clean).\n", len(g.ok), len(g.clean))
+	fmt.Fprintf(b, "* Exercised, %s.\n", md(g.tally.String()))
 	fmt.Fprintf(b, "* **%d** contacted or looked up hosts unprompted, at startup or idle; **%d** more only when a tool was called; "+
 		"**%d** had install scripts that did.\n", len(g.hostsUnprompted), onlyCalls, len(g.hostsInstall))
 	fmt.Fprintf(b, "* **%d** sent the credential they were given (a canary standing in for their API key) — where to is listed below.\n", len(g.creds))

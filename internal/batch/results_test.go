@@ -27,6 +27,10 @@ func TestResultsGolden(t *testing.T) {
 	f := func(sev policy.Severity, kind, phase, subject, evidence string) policy.Finding {
 		return policy.Finding{Severity: sev, Kind: kind, Phase: phase, Subject: subject, Summary: kind + " summary", Evidence: evidence}
 	}
+	quiet := done("quiet", "1.0.0", m.StatusOK, f(policy.Low, policy.KindHost, m.PhaseInstall, "registry.example", ""))
+	quiet.man.Tools = []m.Tool{{Name: "get"}, {Name: "put"}}
+	quiet.man.Calls = []m.Call{{Kind: "tool", Name: "get", Outcome: m.CallOK},
+		{Kind: "tool", Name: "put", Outcome: m.CallError, Detail: "connect ECONNREFUSED 192.0.2.7:5432"}}
 	crashed := done("crasher", "0.1.0", m.StatusCrashed)
 	crashed.Reason = "the server exited on its own (exit code 1): Error: missing API_KEY"
 	es := []entry{
@@ -46,7 +50,7 @@ func TestResultsGolden(t *testing.T) {
 			f(policy.High, policy.KindShell, m.PhaseInstall, "/bin/sh", "/bin/sh -c curl"),
 			f(policy.Medium, policy.KindInstallScript, m.PhaseInstall, "postinstall", "node install.js"),
 			f(policy.High, policy.KindTool, m.PhaseStartup, "fetch", "ignore previous instructions")),
-		done("quiet", "1.0.0", m.StatusOK, f(policy.Low, policy.KindHost, m.PhaseInstall, "registry.example", "")),
+		quiet,
 		done("caller", "1.0.0", m.StatusOK, f(policy.Medium, policy.KindHost, "call:get", "only-on-call.example", "")),
 		done("given", "1.0.0", m.StatusOK, f(policy.High, policy.KindCredential, m.PhaseStartup, "env:TOKEN sent", "dns token.example")),
 		done("a-dotenv", "1.0.0", m.StatusOK, f(policy.Medium, policy.KindCanary, m.PhaseStartup, "file:<workspace>/.env file-read", "<workspace>/.env")),

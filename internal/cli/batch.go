@@ -10,6 +10,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/config"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
 )
 
@@ -87,6 +88,9 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	sum, err := batch.Run(ctx, deps, opts)
 	fmt.Fprintf(env.Stderr, "batch: %d selected, %d already done, %d audited, %d failed, in %s; results in %s\n",
 		sum.Selected, sum.Skipped, sum.Done, sum.Failed, time.Since(start).Round(time.Second), *out)
+	if err == nil && sum.Exercised.Servers > 0 {
+		fmt.Fprintf(env.Stderr, "batch: exercised %d servers, %s\n", sum.Exercised.Servers, textsafe.Line(sum.Exercised.String(), 2000))
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintln(env.Stderr, "batch: interrupted; finished servers are kept, rerun to continue")
