@@ -72,7 +72,7 @@ type Summary struct {
 // finished servers keep their records.
 func Run(ctx context.Context, d audit.Deps, o Options) (Summary, error) {
 	if o.Jobs <= 0 {
-		o.Jobs = DefaultJobs()
+		o.Jobs = DefaultJobs(SandboxesPerAudit(o.Base))
 	}
 	servers := Select(o.List.Servers, o.ShardK, o.ShardN)
 	sum := Summary{Selected: len(servers)}

@@ -3,6 +3,7 @@ package batch
 import (
 	"runtime"
 
+	"github.com/mcp-audit/mcp-audit/internal/audit"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 )
 
@@ -15,10 +16,25 @@ import (
 const auditsPerCore = 2
 
 // DefaultJobs sizes a batch by what an audit waits on (auditsPerCore per
-// core), bounded by memory: every sandbox an audit holds at once (the
-// traced run and the witness run) may use the default memory limit.
-func DefaultJobs() int {
-	return jobsFor(runtime.NumCPU(), totalMemory(), sandbox.DefaultLimits.MemoryBytes, 2)
+// core), bounded by memory: every sandbox an audit holds at once
+// (SandboxesPerAudit) may use the default memory limit.
+func DefaultJobs(sandboxes int) int {
+	return jobsFor(runtime.NumCPU(), totalMemory(), sandbox.DefaultLimits.MemoryBytes, sandboxes)
+}
+
+// SandboxesPerAudit is how many sandboxes an audit with these options
+// holds at once: the traced run, the witness run beside it, and the
+// calibration and secrets runs of the differential judgement (the era
+// run of a server that speaks both protocol eras comes after them).
+func SandboxesPerAudit(o audit.Options) int {
+	n := 1
+	if o.Witness {
+		n++
+	}
+	if o.Differential {
+		n += 2
+	}
+	return n
 }
 
 // jobsFor is the number of parallel audits for cores and mem bytes of

@@ -178,7 +178,7 @@ func BatchScaling(ctx context.Context, w io.Writer, d audit.Deps, o Options) err
 	if _, err := audit.Run(ctx, d, audit.Options{Target: o.Fixture, Calls: audit.CallsNone, Sandbox: audit.SandboxOptions{Network: sandbox.NetNone}, Timing: audit.TimingOptions{IdleMax: time.Second}}); err != nil {
 		return err
 	}
-	jobs := batch.DefaultJobs()
+	jobs := batch.DefaultJobs(batch.SandboxesPerAudit(audit.Options{Witness: true}))
 	fmt.Fprintf(w, "batch of %d servers (fixture variants, sinkhole, every tool called, witness run on as in batch):\n", o.Batch)
 	walls := map[int]time.Duration{}
 	for _, j := range []int{1, jobs} {

@@ -20,8 +20,7 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	common.register(fs)
 	list := fs.String("list", "", "the servers to audit, in mcp-audit.yml format (required)")
 	out := fs.String("out", "results", "results directory")
-	defaultJobs := batch.DefaultJobs()
-	jobs := fs.Int("jobs", defaultJobs, "audits in parallel; the default comes from the cores and memory")
+	jobs := fs.Int("jobs", batch.DefaultJobs(common.sandboxes()), jobsUsage)
 	shard := fs.String("shard", "", "audit only shard K of N (K/N), for a CI matrix; merge the shards with mcp-audit merge")
 	timeout := fs.Duration("timeout", 10*time.Minute, "time limit per server")
 	retry := fs.Bool("retry-failed", false, "audit again servers that failed to install or audit in an earlier run")
@@ -30,6 +29,10 @@ func runBatch(ctx context.Context, env *Env, args []string) error {
 	dwell := fs.Duration("dwell", audit.DefaultDwell, "observe idle for at least this long in real time (waiting is cheap in a batch)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	defaultJobs := batch.DefaultJobs(common.sandboxes())
+	if !setFlags(fs)["jobs"] {
+		*jobs = defaultJobs
 	}
 	if *list == "" {
 		return fmt.Errorf("%w: batch needs --list FILE", verdict.ErrUsage)

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/batch"
 	"github.com/mcp-audit/mcp-audit/internal/mcpclient"
 	"github.com/mcp-audit/mcp-audit/internal/variant"
 	"github.com/mcp-audit/mcp-audit/internal/verdict"
@@ -221,3 +222,13 @@ type stringList []string
 
 func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// jobsUsage is the --jobs flag's help: its default depends on the runs
+// each audit holds at once (--witness, --differential).
+const jobsUsage = "audits in parallel; the default comes from the cores and the memory every sandbox an audit holds at once may use (the traced, witness, calibration and secrets runs)"
+
+// sandboxes is how many sandboxes each audit holds at once with these
+// flags.
+func (c *commonFlags) sandboxes() int {
+	return batch.SandboxesPerAudit(audit.Options{Witness: c.witness, Differential: c.differential})
+}

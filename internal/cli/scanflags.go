@@ -30,13 +30,15 @@ type scanFlags struct {
 	runs            int
 	network         string
 	out             string
+	fs              *flag.FlagSet
 }
 
 func (f *scanFlags) register(fs *flag.FlagSet) {
 	f.common.register(fs)
 	fs.StringVar(&f.failOn, "fail-on", "", "exit 1 when a finding is at or above this severity (default: high)")
 	fs.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "a server that could not be audited, or not completely, passes with a warning instead of exiting 4")
-	fs.IntVar(&f.jobs, "jobs", batch.DefaultJobs(), "audits in parallel; the default comes from the cores and memory")
+	f.fs = fs
+	fs.IntVar(&f.jobs, "jobs", batch.DefaultJobs(f.common.sandboxes()), jobsUsage)
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "time limit per server")
 	fs.IntVar(&f.runs, "runs", 1, "audit each server N times and keep only behavior seen every time")
 	fs.StringVar(&f.network, "network", "", "the sandbox's network mode for every server (default: sinkhole)")
@@ -44,6 +46,9 @@ func (f *scanFlags) register(fs *flag.FlagSet) {
 }
 
 func (f *scanFlags) check() error {
+	if !setFlags(f.fs)["jobs"] {
+		f.jobs = batch.DefaultJobs(f.common.sandboxes())
+	}
 	switch {
 	case f.jobs < 1:
 		return fmt.Errorf("%w: --jobs must be at least 1", verdict.ErrUsage)
