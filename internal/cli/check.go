@@ -21,7 +21,7 @@ func runCheck(ctx context.Context, env *Env, args []string) error {
 	common.register(fs)
 	fs.StringVar(&o.Config, "config", config.DefaultFile, "configuration file")
 	fs.Var(&servers, "server", "check only this server (repeatable)")
-	fs.BoolVar(&o.NewReleases, "new-releases", false, "audit every npm or PyPI version newer than the newest baseline")
+	fs.BoolVar(&o.NewReleases, "new-releases", false, "audit every npm, PyPI or image version newer than the newest baseline")
 	fs.BoolVar(&o.Force, "force", false, "audit even when the candidate version is the baseline")
 	format := registerFormat(fs, " (html: the side-by-side rug-pull view; sarif: results on each server's version line in --config)")
 	out := fs.String("o", "", "write the report here (default: stdout)")

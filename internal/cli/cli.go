@@ -61,7 +61,7 @@ func commands() []command {
 		{"init", "write an mcp-audit.yml of your clients' servers, pinned to the versions audited, with baselines", runInit},
 		{"check", "audit the servers of mcp-audit.yml and compare each with its baseline", runCheck},
 		{"baseline", "record reviewed manifests as baselines (baseline update)", runBaseline},
-		{"discover", "list npm releases newer than the baselines", runDiscover},
+		{"discover", "list npm, PyPI and image releases newer than the baselines", runDiscover},
 		{"batch", "audit many servers in parallel: manifests, RESULTS.md, HTML report, feed", runBatch},
 		{"merge", "merge batch shards into one result set", runMerge},
 		{"publish", "turn batch results into a static site: manifests, pages, index.json, Atom feed of changes", runPublish},
@@ -163,7 +163,8 @@ Examples:
   mcp-audit audit npm:@modelcontextprotocol/server-filesystem -- {workspace}
 
 Exit status: 0 clean or below --fail-on, 1 findings at or above --fail-on,
-2 usage error, 3 runtime failure (e.g. Docker unreachable), 130 interrupted.
+2 usage error, 3 runtime failure (e.g. Docker unreachable), 4 incomplete (the audit
+could not observe what a verdict needs; --allow-incomplete accepts it), 130 interrupted.
 Run "mcp-audit <command> -h" for the flags of a command.
 `)
 }

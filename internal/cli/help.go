@@ -16,7 +16,7 @@ import (
 var helps = map[string]struct{ usage, examples, about string }{
 	"audit": {"mcp-audit audit [flags] TARGET [-- SERVER ARGS]",
 		"mcp-audit audit npm:@modelcontextprotocol/server-memory -o manifest.json\n  mcp-audit audit ./my-server -o m.json --format sarif -- {workspace}",
-		"TARGET is npm:NAME[@VERSION|RANGE|TAG], pypi:NAME[@VERSION|SPECIFIER], a package directory\n(package.json or pyproject.toml), a .tgz, a wheel (.whl) or an sdist (.tar.gz).\n" +
+		"TARGET is npm:NAME[@VERSION|RANGE|TAG], pypi:NAME[@VERSION|SPECIFIER], oci:IMAGE, a package directory\n(package.json or pyproject.toml), a .tgz, a wheel (.whl) or an sdist (.tar.gz).\n" +
 			"{workspace} and {home} in server args expand to the sandbox's decoy workspace and home.\n" +
 			"The manifest goes to stdout or -o; --format other than text prints the findings report on stdout."},
 	"diff": {"mcp-audit diff [flags] OLD.json NEW.json",
@@ -36,7 +36,8 @@ var helps = map[string]struct{ usage, examples, about string }{
 			"Windsurf, Gemini CLI, Codex, Zed, Continue, Cline, Copilot CLI) or reads the ones named, audits every\n" +
 			"server in the sandbox, its configured variables planted as canaries (never their values), and prints\n" +
 			"one report. Remote servers are audited surface only with --remote. docs/scan.md has the details.\n" +
-			"Exit status: 0 every server passed, 1 one fails, 2 a configuration could not be read, 4 one was not audited."},
+			"Exit status: 0 every server passed, 1 one fails, 2 a configuration could not be read, 3 runtime failure\n" +
+			"(e.g. Docker unreachable), 4 one was not audited or not completely (--fail-on none reports without failing)."},
 	"init": {"mcp-audit init [flags] --from-clients | CLIENT_FILE...",
 		"mcp-audit init --from-clients\n  mcp-audit init .mcp.json --config mcp-audit.yml",
 		"Audits the clients' servers as scan does, then writes mcp-audit.yml with each server pinned to the\n" +

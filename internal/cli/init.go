@@ -28,9 +28,13 @@ func runInit(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *fromClients == (len(files) > 0) {
+	if *fromClients && len(files) > 0 {
 		fs.Usage()
 		return fmt.Errorf("%w: init takes --from-clients or the client files to read, not both", verdict.ErrUsage)
+	}
+	if !*fromClients && len(files) == 0 {
+		fs.Usage()
+		return fmt.Errorf("%w: init needs --from-clients or the client files to read", verdict.ErrUsage)
 	}
 	if err := checkOutput("config", *cfgPath); err != nil {
 		return err
@@ -52,7 +56,7 @@ func runInit(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	printInit(env, in)
-	outcome := scan.Outcome(res.Plan.Scan.Problems, res.Reports, o.AllowIncomplete)
+	outcome := scan.Outcome(res.Plan.Scan.Problems, res.Reports, o.AllowIncomplete || scan.ReportOnly(o.FailOn))
 	if errors.Is(outcome, verdict.ErrFindings) && len(in.Refused) > 0 {
 		// A refusal is the command's answer: exit 1 prints nothing.
 		printErr(env.Stderr, fmt.Errorf("%d %s refused as a baseline", len(in.Refused), plural(len(in.Refused), "version", "versions")))

@@ -45,7 +45,7 @@ func runScan(ctx context.Context, env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return scan.Outcome(res.Plan.Scan.Problems, res.Reports, o.AllowIncomplete)
+	return scan.Outcome(res.Plan.Scan.Problems, res.Reports, o.AllowIncomplete || scan.ReportOnly(o.FailOn))
 }
 
 // scanReport audits the scan and writes its report.

@@ -20,7 +20,7 @@ var kindDocs = []KindDoc{
 	{Kind: "secret-derived", Title: "output that follows the planted values, whatever its encoding",
 		What: "The audit runs the server again with the same secrets (to learn what varies by itself: time, random ids) and with others of the same shapes. " +
 			"An emission — a DNS question's name or type, an HTTP request's path, query, header or body, a stream, a datagram, a message to a service, a workspace file, a call's result — that is the same with the same secrets and different with others follows them, however it was encoded, split or carried. " +
-			"Sent, it is critical; returned or said to the client, high; high when the run read the user's workspace files (it may follow them); critical when where it goes follows the secrets; low when only one run made it (a timer may explain it) or in a call that named the workspace files it follows. Sent or written at high and above it is harmful.",
+			"Sent, it is critical; returned or said to the client, high; high when the run read the user's workspace files (it may follow them); critical when where it goes follows the secrets; low when only one run made it (a timer may explain it) or in a call that named the workspace files it follows. At high and above (sent, written or returned) it is harmful.",
 		Do: "Do not use this version: the evidence names the channel, the destination and the fields that followed the secrets (never their values). " +
 			"A credential the server is given (`canary_env`) keeps its value in every run, so what it signs with it is no difference."},
 	{Kind: "user-file", Title: "the user's files sent where nobody supplied them",
