@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/codecov"
@@ -17,6 +18,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
+	"github.com/mcp-audit/mcp-audit/internal/variant"
 )
 
 // classifySegment parses one segment's traces and sink log and classifies
@@ -85,7 +87,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 		Resolvers: []string{resolver}, Witness: seen,
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
 		Written: written(art.Written), Observed: append(observed, extra...), LateAlerts: late, Given: given, AnswerNet: p.Spec.Net.AnswerNet,
-		Probes: s.probes, ProbedAt: s.probedAt,
+		Probes: s.probes, ProbedAt: s.probedAt, Injected: injectedArgs(p.Spec.Cmd),
 	})
 	if err != nil {
 		return nil, nil, st, err
@@ -94,6 +96,18 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install phase: %d events of mcp-audit's own npm (the install shell and its direct children) left out", out.PlumbingEvents))
 	}
 	return out.Phases, out.Evidence, st, nil
+}
+
+// injectedArgs are the arguments the audit added to the server's command
+// (variant.RandomSeedFlag).
+func injectedArgs(cmd []string) []string {
+	var out []string
+	for _, a := range cmd {
+		if strings.HasPrefix(a, variant.RandomSeedFlag) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // readSink decodes the network sink's log; a log that could not be read or

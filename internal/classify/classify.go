@@ -87,6 +87,11 @@ type Input struct {
 	// so package code (a lifecycle script's shell and everything it starts,
 	// two or more generations down) cannot hide by posing as npm.
 	PlumbingRoot int
+	// Injected are arguments mcp-audit itself added to the server's command
+	// line (the traced runs' node --random-seed=N): the argv the manifest
+	// lists leaves them out wherever they appear (node hands its flags on to
+	// the processes it forks), so a version's seed never shows as behavior.
+	Injected []string
 	// Probes are what the listening sockets answered the audit's probe
 	// after the calls (probes.go), made at ProbedAt.
 	Probes   []sinklog.Probe

@@ -219,3 +219,35 @@ func TestPhasesAndWitness(t *testing.T) {
 		t.Errorf("idle canaries: %+v", idle.Canaries)
 	}
 }
+
+// TestInjectedArgsLeftOut: the seed mcp-audit gives node is not the
+// server's behavior, in the server's argv or a forked child's; the same
+// flag with another value (the server's own) is kept.
+func TestInjectedArgsLeftOut(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	ev := parse(t, `5 99.5 execve("/usr/local/bin/node", ["node", "--random-seed=42", "/srv/mcp/node_modules/@modelcontextprotocol/server-memory/dist/index.js"], 0x7ffd /* 9 vars */) = 0
+7 99.6 execve("/usr/local/bin/node", ["node", "--random-seed=42", "worker.js", "--random-seed=7"], 0x7ffd /* 9 vars */) = 0
+`)
+	phases := Classify(Input{
+		Layout: layout, Events: ev, Canaries: canary.Generate(nil), Injected: []string{"--random-seed=42"},
+		Windows: []Window{{Name: m.PhaseStartup, Start: t0, End: t0.Add(time.Second)}},
+	}).Phases
+	var got [][]string
+	for _, p := range phases[0].Processes {
+		got = append(got, p.Argv)
+	}
+	want := [][]string{{"node", "<pkg>/dist/index.js"}, {"node", "worker.js", "--random-seed=7"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("argv (-want +got):\n%s", d)
+	}
+}
+
+// TestInjectedArgsLeftOutOfAttribution: a connection names its process
+// without the seed mcp-audit gave it.
+func TestInjectedArgsLeftOutOfAttribution(t *testing.T) {
+	c := &classifier{in: Input{Layout: layout, Injected: []string{"--random-seed=42"}}, procs: map[int]string{}}
+	c.setProcess(5, []string{"node", "--random-seed=42", "/srv/mcp/node_modules/@modelcontextprotocol/server-memory/dist/index.js"})
+	if got := c.processOf(5); got != "node <pkg>/dist/index.js" {
+		t.Errorf("process %q", got)
+	}
+}

@@ -61,6 +61,9 @@ func (c *classifier) execArgv(p *phaseAcc, r trace.Record) []string {
 	l := c.in.Layout
 	argv := make([]string, 0, min(len(r.Argv), maxArgs))
 	for i, a := range r.Argv {
+		if i > 0 && slices.Contains(c.in.Injected, a) {
+			continue
+		}
 		if i == maxArgs {
 			argv = append(argv, fmt.Sprintf("…(%d more)", len(r.Argv)-maxArgs))
 			break
@@ -96,6 +99,9 @@ func (c *classifier) setProcess(pid int, argv []string) {
 	l := c.in.Layout
 	parts := make([]string, 0, len(argv))
 	for i, a := range argv {
+		if i > 0 && slices.Contains(c.in.Injected, a) {
+			continue
+		}
 		if i == 8 {
 			parts = append(parts, "…")
 			break

@@ -119,9 +119,12 @@ func Observations(man, base *m.Manifest) map[string][]string {
 			if c.Name != "" {
 				add("host "+hosts.Registrable(c.Name), ph.Name, c.Op+" "+c.Name)
 			} else if c.Address != "" {
-				// A connection to an address, not a name: by address,
-				// port and what the sink saw on it.
-				add(fmt.Sprintf("connection %s %s:%d %s", c.Proto, c.Address, c.Port, cmp.Or(c.Protocol, "unseen")), ph.Name, c.Op+" "+c.Address)
+				// A connection to an address, not a name: by address and
+				// port. What the sink saw on it is evidence, not the
+				// subject: a run stopped a moment sooner saw the same
+				// connection with no bytes yet.
+				add(fmt.Sprintf("connection %s %s:%d", c.Proto, c.Address, c.Port), ph.Name,
+					fmt.Sprintf("%s %s (sink saw: %s)", c.Op, c.Address, cmp.Or(c.Protocol, unseen)))
 			}
 		}
 	}
@@ -131,6 +134,10 @@ func Observations(man, base *m.Manifest) map[string][]string {
 	}
 	return out
 }
+
+// unseen is what the sink saw on a connection it has no record of (a
+// datagram's original address is the trace's).
+const unseen = "unseen"
 
 // NotPlantedIn says whether a canary hit is of a variable the run did not
 // plant: runs plant different subsets, so one run's theft of a variable

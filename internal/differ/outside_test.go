@@ -145,7 +145,7 @@ func TestObservationsRawIP(t *testing.T) {
 		{Proto: "tcp", Op: "connect", Port: 443, Category: m.ConnEgress},
 	}}}}
 	obs := Observations(man, man)
-	if _, ok := obs["connection tcp 198.51.100.7:4444 other"]; !ok || len(obs) != 1 {
+	if ev, ok := obs["connection tcp 198.51.100.7:4444"]; !ok || len(obs) != 1 || !slices.Equal(ev, []string{"startup: connect 198.51.100.7 (sink saw: other)"}) {
 		t.Errorf("observations = %v", obs)
 	}
 }
@@ -171,5 +171,32 @@ func TestWitnessOnlyCanaryIsTheftNotDifference(t *testing.T) {
 	got := traced.Manifest.PhaseByName(m.PhaseStartup).Canaries
 	if len(got) != 2 || got[1].Canary != "env:NPM_TOKEN" || !strings.HasPrefix(got[1].Evidence, "witness run: ") {
 		t.Errorf("traced canaries = %+v", got)
+	}
+}
+
+// TestWitnessConnectionBySinkView: the same connection seen with and
+// without bytes is no difference (a run stopped a moment sooner); one
+// only the traced run made is listed unless the sink saw nothing of it.
+func TestWitnessConnectionBySinkView(t *testing.T) {
+	t.Parallel()
+	conn := func(protocol string, port int) m.Connection {
+		return m.Connection{Proto: "tcp", Op: "connect", Address: "198.51.100.7", Port: port, Protocol: protocol, Category: m.ConnEgress}
+	}
+	run := func(cs ...m.Connection) Run {
+		return Run{Manifest: &m.Manifest{Phases: []m.Phase{{Name: m.PhaseStartup, Network: cs}}}}
+	}
+	if d := Witness(run(conn("other", 4444)), run(conn("none", 4444))); len(d) != 0 {
+		t.Errorf("same connection, other bytes: %+v", d)
+	}
+	if d := Witness(run(conn("", 4444)), run()); len(d) != 0 {
+		t.Errorf("traced only, unseen by the sink: %+v", d)
+	}
+	d := Witness(run(conn("other", 4444)), run())
+	if len(d) != 1 || d[0].Subject != "connection tcp 198.51.100.7:4444" || d[0].Only != "traced" {
+		t.Errorf("traced only: %+v", d)
+	}
+	d = Witness(run(), run(conn("other", 5555)))
+	if len(d) != 1 || d[0].Subject != "connection tcp 198.51.100.7:5555" || d[0].Only != "" {
+		t.Errorf("witness only: %+v", d)
 	}
 }

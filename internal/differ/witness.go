@@ -32,7 +32,9 @@ func Witness(traced, witness Run) []m.WitnessDifference {
 	// in the traced run (a datagram's original address is the trace's)
 	// cannot show in the witness run at all.
 	for _, d := range OnlyIn(witness, traced, nil) {
-		if strings.HasPrefix(d.Subject, "connection ") && strings.HasSuffix(d.Subject, " unseen") {
+		if strings.HasPrefix(d.Subject, "connection ") && !slices.ContainsFunc(d.Evidence, func(e string) bool {
+			return !strings.HasSuffix(e, "(sink saw: "+unseen+")")
+		}) {
 			continue
 		}
 		out = append(out, m.WitnessDifference{Subject: d.Subject, Traced: strings.Join(d.Evidence, "; "), Witness: "nothing",
