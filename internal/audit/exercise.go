@@ -87,8 +87,11 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 		case !ok || ctx.Err() != nil:
 			call.Outcome, call.Detail = m.CallSkipped, "the time budget for calls was used up"
 		}
-		if call.Outcome == "" && isDone(seg.run.Done()) {
-			// The server died after the previous call settled.
+		if call.Outcome == "" && (isDone(seg.run.Done()) || isDone(seg.client.Closed())) {
+			// The server died after the previous call settled, or its
+			// output closed: the container may take a moment longer to
+			// end (the entrypoint lists what outlived it), and a call
+			// sent meanwhile would only find it dead.
 			next, err := x.restart(ctx, seg, segments)
 			if err != nil {
 				x.log.Debug("restart failed", "err", err)

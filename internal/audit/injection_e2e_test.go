@@ -1,6 +1,7 @@
 package audit_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,12 +38,21 @@ func TestInjectionEvasions(t *testing.T) {
 
 func resultFinding(fs []policy.Finding) bool {
 	for _, f := range fs {
-		if f.Kind == policy.KindMessage && f.Severity >= policy.High && strings.HasPrefix(f.Phase, m.PhaseCallPrefix+"echo") &&
+		if f.Kind == policy.KindMessage && f.Severity >= policy.High && inCall(f, "echo") &&
 			strings.Contains(f.Subject, m.ChannelResult) {
 			return true
 		}
 	}
 	return false
+}
+
+// inCall: the finding is of a call of the tool, alone or merged with the
+// same finding of its other calls (phase "calls", the calls listed).
+func inCall(f policy.Finding, tool string) bool {
+	if strings.HasPrefix(f.Phase, m.PhaseCallPrefix+tool) {
+		return true
+	}
+	return f.Phase == policy.PhaseCalls && slices.ContainsFunc(f.Calls, func(c string) bool { return strings.HasPrefix(c, m.PhaseCallPrefix+tool) })
 }
 
 func toolFinding(fs []policy.Finding) bool {
