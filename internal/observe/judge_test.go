@@ -42,8 +42,13 @@ func TestJudgeFloodBounded(t *testing.T) {
 
 // TestJudgeLongResult: a result longer than maxJudgedText is judged to
 // the bound and the rest reported; an injection after 1 MiB of ordinary
-// text is found; an ordinary long result gives nothing.
+// text is found; an ordinary long result gives nothing. The bound here
+// is the size: the time bound (TestJudgeFloodBounded) is lifted, so a
+// loaded machine running the race detector does not cut the judging.
 func TestJudgeLongResult(t *testing.T) {
+	defer func(d time.Duration) { maxJudgeTime = d }(maxJudgeTime)
+	bound := maxJudgeTime
+	maxJudgeTime = time.Minute
 	pad := strings.Repeat("line of an ordinary file listing\n", (1<<20)/33)
 	fs := reviewJudged(t, func(ch *Observer) {
 		ch.judge(time.Now(), m.ChannelResult, "tools/call", pad+reviewInjection, false)
@@ -57,6 +62,7 @@ func TestJudgeLongResult(t *testing.T) {
 	if len(fs) > 1 { // the outcome note only
 		t.Errorf("ordinary 1 MiB result: %+v", fs)
 	}
+	maxJudgeTime = bound // past the size bound either bound reports it
 	huge := strings.Repeat(pad, 9)
 	fs = reviewJudged(t, func(ch *Observer) {
 		ch.judge(time.Now(), m.ChannelResult, "tools/call", huge, false)

@@ -148,6 +148,20 @@ type indexEntry struct {
 	Deprecated string    `json:"deprecated,omitempty"`
 }
 
+// indexedPublished is the publish time an earlier fetch of the same
+// version and integrity recorded.
+func (f *Fetcher) indexedPublished(name, version, integrity string) (time.Time, bool) {
+	b, err := os.ReadFile(f.indexPath(name, version))
+	if err != nil {
+		return time.Time{}, false
+	}
+	var e indexEntry
+	if json.Unmarshal(b, &e) != nil || e.Name != name || e.Version != version || e.Integrity == "" || e.Integrity != integrity {
+		return time.Time{}, false
+	}
+	return e.Published, true
+}
+
 func (f *Fetcher) fromIndex(s Spec) *Package {
 	if _, err := semver.StrictNewVersion(s.Range); err != nil {
 		return nil // ranges and tags move: they must be resolved
@@ -181,8 +195,13 @@ func (f *Fetcher) fetchNPM(ctx context.Context, s Spec) (*Package, error) {
 		return nil, err
 	}
 	// When the version was published decides whether check accepts it
-	// yet; a registry that does not say leaves it zero.
-	published, _ := f.Registry.PublishTime(ctx, p, s.Name, v.Version)
+	// yet; a registry that does not say leaves it zero. It never changes,
+	// so a version fetched before keeps what its index entry says (the
+	// abbreviated document has no times: asking costs the full one).
+	published, known := f.indexedPublished(s.Name, v.Version, v.Dist.Integrity)
+	if !known {
+		published, _ = f.Registry.PublishTime(ctx, p, s.Name, v.Version)
+	}
 	defer func() {
 		b, _ := json.Marshal(indexEntry{Name: s.Name, Version: v.Version, Integrity: v.Dist.Integrity, Published: published, Deprecated: v.Deprecated})
 		if os.MkdirAll(filepath.Dir(f.indexPath(s.Name, v.Version)), 0o755) == nil {
