@@ -55,6 +55,11 @@ func TestPyPIDependencyThroughGate(t *testing.T) {
 	sdist := filepath.Join(t.TempDir(), sd)
 	os.WriteFile(sdist, sb, 0o644)
 	d := pyDeps(t, idx)
+	// A cache of its own: an install cached by an earlier run of the
+	// suite would not ask the index for the dependency again.
+	f := *d.Fetcher
+	f.CacheDir = t.TempDir()
+	d.Fetcher = &f
 	depFile := "/files/py_fixture_dep-1.0.0-py3-none-any.whl"
 	for _, tgt := range []string{"pypi:py-fixture-server@==1.0.0", sdist} {
 		before := len(idx.Requests())
