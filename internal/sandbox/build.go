@@ -145,13 +145,17 @@ func hostConfig(spec Spec, lim Limits, network container.NetworkMode, seccomp st
 // tmpfsMounts makes HOME and the temporary directories size-bounded tmpfs,
 // so the server's writes count against a limit and vanish with the run.
 // HOME belongs to the server's user, who must be able to write it; it also
-// holds the writable package copy (extra bytes).
+// holds the writable package copy (extra bytes). The engine mounts a tmpfs
+// noexec unless told otherwise: HOME and the temporary directories are
+// exec, as on a workstation, so a helper program a package ships (in the
+// package copy under HOME) or drops in /tmp runs and is seen running, not
+// refused by the sandbox alone.
 func tmpfsMounts(home string, uid int, size, extra int64) map[string]string {
 	opts := func(extra string) string {
-		return fmt.Sprintf("rw,nosuid,nodev,size=%d%s", size, extra)
+		return fmt.Sprintf("rw,exec,nosuid,nodev,size=%d%s", size, extra)
 	}
 	return map[string]string{
-		home:        fmt.Sprintf("rw,nosuid,nodev,size=%d,uid=%d,gid=%d,mode=0755", size+extra, uid, uid),
+		home:        fmt.Sprintf("rw,exec,nosuid,nodev,size=%d,uid=%d,gid=%d,mode=0755", size+extra, uid, uid),
 		"/tmp":      opts(",mode=1777"),
 		"/var/tmp":  opts(",mode=1777"),
 		"/run/lock": fmt.Sprintf("rw,nosuid,nodev,noexec,size=%d,mode=1777", 1<<20),

@@ -24,9 +24,9 @@ func defaultHost() *container.HostConfig {
 		SecurityOpt: []string{"no-new-privileges", "seccomp=PROFILE"},
 		LogConfig:   container.LogConfig{Type: "none"},
 		Tmpfs: map[string]string{
-			"/home/dev": "rw,nosuid,nodev,size=268435456,uid=1000,gid=1000,mode=0755",
-			"/tmp":      "rw,nosuid,nodev,size=268435456,mode=1777",
-			"/var/tmp":  "rw,nosuid,nodev,size=268435456,mode=1777",
+			"/home/dev": "rw,exec,nosuid,nodev,size=268435456,uid=1000,gid=1000,mode=0755",
+			"/tmp":      "rw,exec,nosuid,nodev,size=268435456,mode=1777",
+			"/var/tmp":  "rw,exec,nosuid,nodev,size=268435456,mode=1777",
 			"/run/lock": "rw,nosuid,nodev,noexec,size=1048576,mode=1777",
 		},
 		Resources: container.Resources{
@@ -72,9 +72,9 @@ func TestHostConfig(t *testing.T) {
 				h.Resources.PidsLimit = &pids
 				h.Resources.NanoCPUs = 5e8
 				h.Resources.Ulimits[0].Soft, h.Resources.Ulimits[0].Hard = 8<<20, 8<<20
-				h.Tmpfs["/home/dev"] = "rw,nosuid,nodev,size=16777216,uid=1000,gid=1000,mode=0755"
-				h.Tmpfs["/tmp"] = "rw,nosuid,nodev,size=16777216,mode=1777"
-				h.Tmpfs["/var/tmp"] = "rw,nosuid,nodev,size=16777216,mode=1777"
+				h.Tmpfs["/home/dev"] = "rw,exec,nosuid,nodev,size=16777216,uid=1000,gid=1000,mode=0755"
+				h.Tmpfs["/tmp"] = "rw,exec,nosuid,nodev,size=16777216,mode=1777"
+				h.Tmpfs["/var/tmp"] = "rw,exec,nosuid,nodev,size=16777216,mode=1777"
 			},
 		},
 		{

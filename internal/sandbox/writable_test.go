@@ -63,7 +63,7 @@ func TestWritableSpec(t *testing.T) {
 		}
 	}
 	got := hostConfig(spec, lim, "none", "P").Tmpfs["/home/dev"]
-	if want := "rw,nosuid,nodev,size=269484032,uid=1000,gid=1000,mode=0755"; got != want {
+	if want := "rw,exec,nosuid,nodev,size=269484032,uid=1000,gid=1000,mode=0755"; got != want {
 		t.Errorf("home tmpfs %q, want %q", got, want)
 	}
 	spec.Writable, spec.Playwright = nil, nil
