@@ -47,9 +47,18 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 			windows[1].Start = sp.End
 		}
 	}
-	tr, err := parseTrace(ctx, art.TraceFile, p.maxTrace)
-	if err != nil {
-		return nil, nil, st, err
+	tr := &trace.Trace{}
+	switch {
+	case art.TraceFile != "":
+		var err error
+		if tr, err = parseTrace(ctx, art.TraceFile, p.maxTrace); err != nil {
+			return nil, nil, st, err
+		}
+	case !p.Spec.NoTrace:
+		// The sandbox ended before its entrypoint wrote a trace (killed
+		// while starting): nothing the server did was seen, which a cut
+		// trace says (an incomplete audit, never a clean one).
+		art.TraceCut = true
 	}
 	offset := st.Lines
 	for _, ev := range tr.Events {

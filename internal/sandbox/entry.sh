@@ -158,13 +158,40 @@ cd "$WORKDIR" || cd "$HOME"
 alive() {
 	for p in /proc/[0-9]*; do
 		u=
+		st=
 		while read -r k v _; do
-			[ "$k" = "Uid:" ] && { u=$v; break; }
-		done <"$p/status" 2>/dev/null
-		[ "$u" = "$UID_" ] || continue
+			case "$k" in
+			State:) st=$v ;;
+			Uid:)
+				u=$v
+				break
+				;;
+			esac
+		done 2>/dev/null <"$p/status"
+		# A zombie (the server itself, exited and not yet reaped by the
+		# tracer) is not alive.
+		[ "$u" = "$UID_" ] && [ "$st" != Z ] || continue
 		c=
 		read -r c <"$p/comm" 2>/dev/null
 		echo "${p#/proc/} $c"
+	done
+}
+# outlived records the processes of the server's user still alive once it
+# is gone (a daemon it detached): listed twice, half a second apart (a
+# child that is still exiting is no daemon), at most 32.
+outlived() {
+	first=$(alive)
+	[ -n "$first" ] || return 0
+	i=0
+	while [ "$i" -lt 200000 ]; do i=$((i + 1)); done
+	now=$(alive)
+	n=0
+	printf '%s\n' "$first" | while read -r pid comm; do
+		case "
+$now
+" in *"
+$pid $comm
+"*) [ "$n" -lt 32 ] && echo "$pid $comm" >>"$D/outlived"; n=$((n + 1)) ;; esac
 	done
 }
 # gone PID: the process has exited (a zombie has too).
@@ -172,16 +199,31 @@ gone() {
 	st=
 	while read -r k v _; do
 		[ "$k" = "State:" ] && { st=$v; break; }
-	done <"/proc/$1/status" 2>/dev/null
+	done 2>/dev/null <"/proc/$1/status"
 	[ -z "$st" ] || [ "$st" = Z ]
+}
+# server_gone: the server has exited. Traced, the tracer's children are
+# the server (a process it starts is the server's child, a daemon that
+# detached is the entrypoint's): none left means the server is gone while
+# the tracer still waits for what it started.
+server_gone() {
+	[ -n "${pid:-}" ] || return 1
+	if [ "$NOTRACE" = 1 ]; then
+		gone "$pid"
+		return
+	fi
+	gone "$pid" && return 1 # the tracer itself ended: the main path lists
+	c=
+	{ read -r c _ <"/proc/$pid/task/$pid/children"; } 2>/dev/null
+	[ -z "$c" ]
 }
 stop() {
 	[ -n "${wpid:-}" ] && stop_watch
 	# A traced server that has exited while a daemon it detached lives on
 	# keeps the tracer waiting: what is left is that daemon, recorded
 	# before it is ended.
-	if [ -n "${spid:-}" ] && gone "$spid"; then
-		alive | head -n 32 >>"$D/outlived"
+	if server_gone; then
+		outlived
 	fi
 	# Every process of the server's user: the server and anything it
 	# started, including daemons that left its process group.
@@ -381,18 +423,6 @@ else
 fi
 pid=$!
 exec 0</dev/null 3<&-
-# The server's own process: the tracer's child (found by builtins), or
-# the one started.
-spid=$pid
-if [ "$NOTRACE" != 1 ]; then
-	i=0
-	while [ "$i" -lt 200000 ] && kill -0 "$pid" 2>/dev/null; do
-		c=
-		read -r c _ <"/proc/$pid/task/$pid/children" 2>/dev/null
-		[ -n "$c" ] && { spid=$c; break; }
-		i=$((i + 1))
-	done
-fi
 
 rc=0
 while :; do
@@ -413,23 +443,7 @@ if [ -n "$fpid" ]; then
 fi
 stop_watch
 [ -n "$fpid" ] && rm -f "$TRACE_PIPE"
-# Processes of the server's user still alive once it is gone (a daemon it
-# detached): listed twice, half a second apart (a child that is still
-# exiting is no daemon), at most 32.
-first=$(alive)
-if [ -n "$first" ]; then
-	i=0
-	while [ "$i" -lt 200000 ]; do i=$((i + 1)); done
-	now=$(alive)
-	n=0
-	printf '%s\n' "$first" | while read -r pid comm; do
-		case "
-$now
-" in *"
-$pid $comm
-"*) [ "$n" -lt 32 ] && echo "$pid $comm" >>"$D/outlived"; n=$((n + 1)) ;; esac
-	done
-fi
+outlived
 note "exit $rc $(date +%s.%N)"
 [ -s "$D/noise" ] && [ "$(cat "$D/noise")" != 0 ] && note "noise-dropped $(cat "$D/noise")"
 kill "$dog" 2>/dev/null
