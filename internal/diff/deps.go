@@ -31,6 +31,9 @@ var findingKinds = map[string]string{
 // (asked together: check.go) show as "fixes 2 advisories, adds 1".
 func (r *Result) dependencies(old, new *m.Manifest) {
 	for _, c := range deptree.Compare(old.Dependencies, new.Dependencies) {
+		if c.Kind == deptree.ChangeVersion && c.Subject == new.Target.Name && c.Subject == old.Target.Name {
+			continue // the tree holds the target itself: its new version is the comparison, no change
+		}
 		r.add(Change{Op: c.Op, Area: m.AreaDependency, Phase: m.PhaseDependencies, Subject: c.Ecosystem + " " + c.Subject,
 			Detail: c.Detail, Field: c.Kind})
 		kind, ok := findingKinds[c.Kind]

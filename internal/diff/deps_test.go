@@ -128,3 +128,19 @@ func TestAdvisoryDelta(t *testing.T) {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}
 }
+
+// TestTargetVersionIsNoDependencyChange: the tree holds the target itself,
+// whose new version is what the comparison is of; a dependency's new
+// version (the control) is still listed.
+func TestTargetVersionIsNoDependencyChange(t *testing.T) {
+	old := withTree("1.0.0", &deptree.Tree{NPM: []deptree.NPMPackage{npmPkg("mail-mcp", "1.0.0", "axios"), npmPkg("axios", "1.14.0")}})
+	same := withTree("1.0.1", &deptree.Tree{NPM: []deptree.NPMPackage{npmPkg("mail-mcp", "1.0.1", "axios"), npmPkg("axios", "1.14.0")}})
+	if r := Compare(old, same, policy.Policy{FailOn: policy.High}); len(r.Changes) != 0 {
+		t.Errorf("identical but for the target's version: %+v", r.Changes)
+	}
+	dep := withTree("1.0.1", &deptree.Tree{NPM: []deptree.NPMPackage{npmPkg("mail-mcp", "1.0.1", "axios"), npmPkg("axios", "1.14.1")}})
+	r := Compare(old, dep, policy.Policy{FailOn: policy.High})
+	if len(r.Changes) != 1 || r.Changes[0].Subject != "npm axios" {
+		t.Errorf("a dependency's new version: %+v", r.Changes)
+	}
+}

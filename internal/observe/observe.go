@@ -47,8 +47,12 @@ const (
 // segment. Ordinary text costs little (the rules' needed words are
 // missing); text dense with them costs about 1.5 s per MiB, so a flood
 // made of them stops here and is reported as unjudged rather than holding
-// the host's CPU. A variable so tests can lower it.
-var maxJudgeTime = 3 * time.Second
+// the host's CPU. Each line of a stream is judged on its own (about 80 µs
+// for a short one, 450 µs under the race detector), so the bound is wide:
+// at 3 s a server printing 5,000 progress lines on a loaded machine was
+// cut on one run and not the next, and identical behavior gave two
+// manifests. A variable so tests can lower it.
+var maxJudgeTime = 30 * time.Second
 
 // Observer watches what one server process says (one per sandbox
 // container). Its text is kept when it is worth judging: always for
