@@ -200,9 +200,14 @@ servers:
 		}
 	}
 
-	// 5. Export the allow-lists of the bad server.
+	// 5. Export: the bad server gets no allow-list (it would permit what
+	// it did); the clean one does.
 	code, out = run(ctx, "export", "--format", "docker", filepath.Join(full, filepath.FromSlash(byName["creds"].Manifest)))
+	if code != ExitFindings || !strings.Contains(out, "no allow-list for @batchtest/creds") {
+		t.Errorf("export of the failing server: exit %d\n%s", code, out)
+	}
+	code, out = run(ctx, "export", "--format", "docker", filepath.Join(full, filepath.FromSlash(byName["memory"].Manifest)))
 	if code != ExitOK || !strings.Contains(out, "allowHosts:") {
-		t.Errorf("export: exit %d\n%s", code, out)
+		t.Errorf("export of the clean server: exit %d\n%s", code, out)
 	}
 }
