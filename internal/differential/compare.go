@@ -214,7 +214,7 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 		if !ok {
 			vv = absent
 		}
-		if vv != f.Value && len(out) < maxFieldsDerived {
+		if vv != f.Value && !clockStep(f.Value, vv) && len(out) < maxFieldsDerived {
 			out = append(out, FieldDiff{Name: f.Name, Primary: f.Value, Variant: vv})
 		}
 	}
@@ -226,6 +226,43 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 		}
 	}
 	return out
+}
+
+// clockStep reports two decimal numbers a step of the clock apart: the
+// runs start a second or two apart on the engine (it creates containers one
+// at a time), so a time of day, an epoch second or a length that counts
+// one shifts by a few between runs whatever the secrets, and the primary
+// and calibration runs agree on it only by starting in the same second
+// (the study's servers: log times "12:04:37" in stderr, a body's
+// timestamp, a Content-Length). Within 3, or a minute's or hour's wrap
+// (59 → 00). A secret spelled in decimal differs in far more: its
+// longer numbers, or most of its split ones.
+func clockStep(a, b string) bool {
+	x, okA := decimal(a)
+	y, okB := decimal(b)
+	if !okA || !okB {
+		return false
+	}
+	d := x - y
+	if d < 0 {
+		d = -d
+	}
+	return d <= 3 || (len(a) == 2 && len(b) == 2 && d >= 57 && d <= 59)
+}
+
+// decimal is s as a number when it is 1 to 18 decimal digits.
+func decimal(s string) (int64, bool) {
+	if s == "" || len(s) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 func fields(r Record) map[string]string {

@@ -177,3 +177,36 @@ func TestComparePhases(t *testing.T) {
 		t.Errorf("results of two calls: %+v", got)
 	}
 }
+
+// TestClockStepIsNoDifference: fields a clock step apart (log times,
+// epoch seconds, a length counting one) are what starting a second later
+// does, not the secrets; a secret's decimal spelling (the control) still
+// differs.
+func TestClockStepIsNoDifference(t *testing.T) {
+	rec := func(v ...string) Record {
+		r := Record{Channel: "message stderr", Dest: "stderr"}
+		for i, x := range v {
+			r.AddField(fmt.Sprintf("text#%d", i), x)
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name    string
+		p, v    []string
+		derived bool
+	}{
+		{"seconds", []string{"12", "04", "37"}, []string{"12", "04", "39"}, false},
+		{"minute wrap", []string{"12", "04", "59"}, []string{"12", "05", "00"}, false},
+		{"epoch seconds", []string{"1796000000"}, []string{"1796000002"}, false},
+		{"content length", []string{"512"}, []string{"513"}, false},
+		{"a secret in decimal", []string{"4815162342"}, []string{"2718281828"}, true},
+		{"split char codes", []string{"83", "75", "45"}, []string{"112", "114", "111"}, true},
+		{"letters", []string{"ab"}, []string{"ac"}, true},
+	} {
+		p, v := rec(c.p...), rec(c.v...)
+		got := Compare([]Record{p}, []Record{p}, []Record{v})
+		if (len(got) > 0) != c.derived {
+			t.Errorf("%s: derived %+v, want %v", c.name, got, c.derived)
+		}
+	}
+}
