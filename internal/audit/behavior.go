@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/codecov"
@@ -47,18 +46,12 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 			windows[1].Start = sp.End
 		}
 	}
-	tr := &trace.Trace{}
-	switch {
-	case art.TraceFile != "":
-		var err error
-		if tr, err = parseTrace(ctx, art.TraceFile, p.maxTrace); err != nil {
-			return nil, nil, st, err
-		}
-	case !p.Spec.NoTrace:
-		// The sandbox ended before its entrypoint wrote a trace (killed
-		// while starting): nothing the server did was seen, which a cut
-		// trace says (an incomplete audit, never a clean one).
-		art.TraceCut = true
+	// A traced sandbox that ended before its entrypoint wrote a trace saw
+	// nothing the server did: a cut trace says so (incomplete, never clean).
+	art.TraceCut = art.TraceCut || art.TraceFile == "" && !p.Spec.NoTrace
+	tr, err := parseTrace(ctx, art.TraceFile, p.maxTrace)
+	if err != nil {
+		return nil, nil, st, err
 	}
 	offset := st.Lines
 	for _, ev := range tr.Events {
@@ -96,7 +89,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 		Resolvers: []string{resolver}, Witness: seen,
 		Sink: sinkEvents, TraceTruncated: st.Truncated, ServerRequests: reqs, PlumbingRoot: root,
 		Written: written(art.Written), Observed: append(observed, extra...), LateAlerts: late, Given: given, AnswerNet: p.Spec.Net.AnswerNet,
-		Probes: s.probes, ProbedAt: s.probedAt, Injected: injectedArgs(p.Spec.Cmd),
+		Probes: s.probes, ProbedAt: s.probedAt, Injected: variant.AddedArgs(p.Spec.Cmd),
 	})
 	if err != nil {
 		return nil, nil, st, err
@@ -105,18 +98,6 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install phase: %d events of mcp-audit's own npm (the install shell and its direct children) left out", out.PlumbingEvents))
 	}
 	return out.Phases, out.Evidence, st, nil
-}
-
-// injectedArgs are the arguments the audit added to the server's command
-// (variant.RandomSeedFlag).
-func injectedArgs(cmd []string) []string {
-	var out []string
-	for _, a := range cmd {
-		if strings.HasPrefix(a, variant.RandomSeedFlag) {
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // readSink decodes the network sink's log; a log that could not be read or
@@ -136,8 +117,11 @@ func readSink(art *sandbox.Artifacts, man *m.Manifest) []sinklog.Event {
 	return events
 }
 
-// parseTrace reads the collected trace.
+// parseTrace reads the collected trace (none: no events).
 func parseTrace(ctx context.Context, file string, max int64) (*trace.Trace, error) {
+	if file == "" {
+		return &trace.Trace{}, nil
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err

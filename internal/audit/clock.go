@@ -36,16 +36,14 @@ const (
 	// (batch and the scheduled Action): with the default rate, 100 minutes
 	// of server time.
 	DefaultDwell = 30 * time.Second
-	// clockWake is how long after the switch the wake-up ping is sent:
-	// just over the time the server's libfaketime may keep the old rate.
+	// clockWake: the wake-up ping, just after libfaketime reads the rate.
 	clockWake = sandbox.ClockNoticeMax + 200*time.Millisecond
 )
 
-// idleOptions raises the idle phase's floor to the dwell and, with the
-// clock shim, to when the server's clock has covered ServerTimeMin since
-// it started (lead is the real time it ran before idle began; from the
-// switch on it has covered (lead+idle)*rate) and ServerSilenceMin since
-// the wake-up ping.
+// idleOptions raises the idle floor to the dwell and, with the shim, to
+// when the server's clock covered ServerTimeMin since it started (lead:
+// real time before idle; from the switch on (lead+idle)*rate) and
+// ServerSilenceMin since the wake-up ping.
 func idleOptions(o Options, lead time.Duration) Options {
 	floor := max(o.Timing.IdleMin, o.Timing.Dwell)
 	if rate := time.Duration(o.Timing.ClockRate); rate > 1 && o.Timing.ServerTimeMin > 0 {
@@ -56,7 +54,6 @@ func idleOptions(o Options, lead time.Duration) Options {
 	return o
 }
 
-// clockNotes explains a shim that was asked for and not applied.
 func clockNotes(st sandbox.Status) []string {
 	if st.ClockUnavailable {
 		return []string{"the clock shim is not in the sandbox image (libfaketime): the server ran in real time"}
@@ -83,12 +80,10 @@ func serverTime(rate int, started time.Time, timing []m.PhaseTiming, lead time.D
 	return st
 }
 
-// fastClock switches the server's clock to the run's rate (the spec's: 1
-// in the witness run, which has no shim) at the start of the idle phase (a
-// sandbox whose image lacks the shim ignores it), waits until the
-// server's libfaketime has read the new rate and sends it a ping, the
-// standard request every server answers, so a server blocked in a long
-// wait wakes up and reads its clocks again: its due timers fire. A server
+// fastClock switches the server's clock to the run's rate at the start of
+// idle (a sandbox without the shim ignores it), waits until libfaketime
+// has read it and pings the server (every server answers), so a server in
+// a long wait reads its clocks again and its due timers fire. A server
 // that does not answer within clockWake is not waited for.
 func fastClock(ctx context.Context, rate int, seg *segment) {
 	if rate <= 1 {

@@ -89,9 +89,7 @@ func (x *exerciser) run(ctx context.Context, seg *segment, segments *[]*segment)
 		}
 		if call.Outcome == "" && (isDone(seg.run.Done()) || isDone(seg.client.Closed())) {
 			// The server died after the previous call settled, or its
-			// output closed: the container may take a moment longer to
-			// end (the entrypoint lists what outlived it), and a call
-			// sent meanwhile would only find it dead.
+			// output closed (its container may take longer to end).
 			next, err := x.restart(ctx, seg, segments)
 			if err != nil {
 				x.log.Debug("restart failed", "err", err)

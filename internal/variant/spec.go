@@ -134,3 +134,15 @@ func MoveParams(params any, from, to string) any {
 	}
 	return json.RawMessage(MovePath(string(b), from, to))
 }
+
+// AddedArgs are the arguments the audit added to a run's command
+// (RandomSeedFlag): not the server's behavior.
+func AddedArgs(cmd []string) []string {
+	var out []string
+	for _, a := range cmd {
+		if strings.HasPrefix(a, RandomSeedFlag) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
