@@ -14,11 +14,11 @@ import (
 // sets and probes each count; a skipped call counts as made and not ok),
 // and the tools offered, called and answered ok at least once.
 type Tally struct {
-	Servers       int
-	Calls, OK     int
-	Tools         m.Count
-	Errors        []m.ClassCount
-	errorsByClass map[string]int
+	Servers   int
+	Calls, OK int
+	Tools     m.Count
+	// errors are the failed calls by class.
+	errors map[string]int
 }
 
 // Add counts one audit's manifest.
@@ -26,8 +26,8 @@ func (t *Tally) Add(man *m.Manifest) {
 	if man == nil {
 		return
 	}
-	if t.errorsByClass == nil {
-		t.errorsByClass = map[string]int{}
+	if t.errors == nil {
+		t.errors = map[string]int{}
 	}
 	t.Servers++
 	c := man.Coverage
@@ -41,19 +41,24 @@ func (t *Tally) Add(man *m.Manifest) {
 		}
 	}
 	for _, e := range c.Errors {
-		t.errorsByClass[e.Class] += e.Calls
+		t.errors[e.Class] += e.Calls
 	}
 	t.Tools.Offered += c.Tools.Offered
 	t.Tools.Called += c.Tools.Called
 	t.Tools.OK += c.Tools.OK
 	t.Tools.Error += c.Tools.Error
-	t.Errors = t.Errors[:0]
-	for class, n := range t.errorsByClass {
-		t.Errors = append(t.Errors, m.ClassCount{Class: class, Calls: n})
+}
+
+// Errors are the failed calls by class, most first.
+func (t *Tally) Errors() []m.ClassCount {
+	out := make([]m.ClassCount, 0, len(t.errors))
+	for class, n := range t.errors {
+		out = append(out, m.ClassCount{Class: class, Calls: n})
 	}
-	slices.SortFunc(t.Errors, func(a, b m.ClassCount) int {
+	slices.SortFunc(out, func(a, b m.ClassCount) int {
 		return cmp.Or(cmp.Compare(b.Calls, a.Calls), cmp.Compare(a.Class, b.Class))
 	})
+	return out
 }
 
 // String is the one line a batch prints: "calls: 412 of 480 ok (86%);
@@ -64,7 +69,7 @@ func (t *Tally) String() string {
 	fmt.Fprintf(&b, "calls: %d of %d ok (%s); tools: %d of %d offered answered ok at least once (%s)",
 		t.OK, t.Calls, percent(t.OK, t.Calls), t.Tools.OK, t.Tools.Offered, percent(t.Tools.OK, t.Tools.Offered))
 	var parts []string
-	for _, e := range t.Errors {
+	for _, e := range t.Errors() {
 		parts = append(parts, fmt.Sprintf("%d %s", e.Calls, strings.ReplaceAll(e.Class, "-", " ")))
 	}
 	if len(parts) > 0 {

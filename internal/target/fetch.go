@@ -151,27 +151,29 @@ type indexEntry struct {
 // indexedPublished is the publish time an earlier fetch of the same
 // version and integrity recorded.
 func (f *Fetcher) indexedPublished(name, version, integrity string) (time.Time, bool) {
-	b, err := os.ReadFile(f.indexPath(name, version))
-	if err != nil {
-		return time.Time{}, false
-	}
-	var e indexEntry
-	if json.Unmarshal(b, &e) != nil || e.Name != name || e.Version != version || e.Integrity == "" || e.Integrity != integrity {
+	e, ok := f.readIndex(name, version)
+	if !ok || e.Integrity != integrity {
 		return time.Time{}, false
 	}
 	return e.Published, true
+}
+
+// readIndex is the index entry an earlier fetch wrote for name@version.
+func (f *Fetcher) readIndex(name, version string) (indexEntry, bool) {
+	var e indexEntry
+	b, err := os.ReadFile(f.indexPath(name, version))
+	if err != nil || json.Unmarshal(b, &e) != nil || e.Name != name || e.Version != version || e.Integrity == "" {
+		return indexEntry{}, false
+	}
+	return e, true
 }
 
 func (f *Fetcher) fromIndex(s Spec) *Package {
 	if _, err := semver.StrictNewVersion(s.Range); err != nil {
 		return nil // ranges and tags move: they must be resolved
 	}
-	b, err := os.ReadFile(f.indexPath(s.Name, s.Range))
-	if err != nil {
-		return nil
-	}
-	var e indexEntry
-	if json.Unmarshal(b, &e) != nil || e.Name != s.Name || e.Version != s.Range || e.Integrity == "" {
+	e, ok := f.readIndex(s.Name, s.Range)
+	if !ok {
 		return nil
 	}
 	final := filepath.Join(f.CacheDir, "installs", "npm-"+hashString(e.Integrity))
