@@ -120,7 +120,7 @@ func (g *gen) value(c conj, name, at string, depth int) any {
 	case "array":
 		return g.array(c, name, at, depth)
 	case "integer", "number":
-		return number(c, t == "integer")
+		return number(c, name, t == "integer")
 	case "boolean":
 		if d, ok := c.fallback(); ok {
 			if b, ok := d.(bool); ok {

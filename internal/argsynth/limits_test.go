@@ -80,3 +80,31 @@ func TestControlSchemaStillValid(t *testing.T) {
 		t.Fatalf("recursive schema: %+v", sets)
 	}
 }
+
+// TestTimeoutValue: a parameter named for a timeout gets five seconds in
+// its unit, not the default pick of 1 (a 1 ms navigation timeout fails).
+func TestTimeoutValue(t *testing.T) {
+	for _, tc := range []struct {
+		name, desc string
+		want       float64
+		ok         bool
+	}{
+		{"timeout_ms", "", 5000, true},
+		{"navigationTimeout", "Maximum wait in milliseconds", 5000, true},
+		{"timeout", "Timeout in seconds", 5, true},
+		{"timeoutSecs", "", 5, true},
+		{"timeout", "", 5000, true},
+		{"time", "The time to wait in seconds", 0, false},
+		{"limit", "", 0, false},
+	} {
+		got, ok := timeoutValue(tc.name, tc.desc)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("timeoutValue(%q, %q) = %v, %v; want %v, %v", tc.name, tc.desc, got, ok, tc.want, tc.ok)
+		}
+	}
+	// Within bounds: a maximum below five seconds wins.
+	got, _, err := Synthesize(json.RawMessage(`{"type":"object","properties":{"timeout":{"type":"integer","maximum":3000}},"required":["timeout"]}`))
+	if err != nil || string(got) != `{"timeout":3000}` {
+		t.Errorf("bounded timeout: %s, %v", got, err)
+	}
+}

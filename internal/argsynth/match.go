@@ -14,9 +14,10 @@ const (
 )
 
 // match finds the pool entry a parameter asks for: the best-scoring one,
-// from the latest call on a tie, the first field of that call. A tool's
-// own results are not fed back to it (a creator would create the same
-// thing again).
+// on a tie from a creator's call (a process start_process made, not the
+// server's own pid that get_config shows), then from the latest call, the
+// first field of that call. A tool's own results are not fed back to it
+// (a creator would create the same thing again).
 func (p *Pool) match(key, desc string, tc *toolCtx, tool string) (entry, bool) {
 	pw := words(key)
 	if len(pw) == 0 {
@@ -30,7 +31,8 @@ func (p *Pool) match(key, desc string, tc *toolCtx, tool string) (entry, bool) {
 			continue
 		}
 		s := score(pw, desc, toolNouns, e)
-		if s > bestScore || s == bestScore && s > 0 && e.call != best.call && e.seq > best.seq {
+		made, bestMade := verbRole(words(e.tool)) == Creator, verbRole(words(best.tool)) == Creator
+		if s > bestScore || s == bestScore && s > 0 && e.call != best.call && (made && !bestMade || made == bestMade && e.seq > best.seq) {
 			best, bestScore = e, s
 		}
 	}

@@ -1,14 +1,22 @@
 package argsynth
 
-import "math"
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+)
 
-// number picks the default, or 1, moved inside the bounds.
-func number(c conj, integer bool) any {
+// number picks the default, or what the parameter's name asks for (a
+// timeout long enough to wait), or 1, moved inside the bounds.
+func number(c conj, name string, integer bool) any {
 	v := 1.0
 	if d, ok := c.fallback(); ok {
 		if f, ok := d.(float64); ok {
 			v = f
 		}
+	} else if t, ok := timeoutValue(name, c.description()); ok {
+		v = t
 	}
 	b := c.numbers()
 	if v < b.min || b.exclMin && v <= b.min {
@@ -45,4 +53,24 @@ func number(c conj, integer bool) any {
 		}
 	}
 	return v
+}
+
+// reMillis: a description that gives a time in milliseconds.
+var reMillis = regexp.MustCompile(`(?i)\bmillis|\bms\b`)
+
+// timeoutValue is the time a parameter named for a timeout is given: five
+// seconds, in milliseconds unless its name or description says seconds
+// (a timeout of 1, the default pick, fails every call that waits).
+func timeoutValue(name, desc string) (float64, bool) {
+	ws := words(name)
+	if !slices.Contains(ws, "timeout") {
+		return 0, false
+	}
+	switch {
+	case slices.Contains(ws, "ms") || slices.Contains(ws, "millis") || reMillis.MatchString(desc):
+		return 5000, true
+	case slices.Contains(ws, "sec") || slices.Contains(ws, "secs") || slices.Contains(ws, "seconds") || strings.Contains(strings.ToLower(desc), "second"):
+		return 5, true
+	}
+	return 5000, true // JavaScript's unit
 }

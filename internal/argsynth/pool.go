@@ -115,12 +115,18 @@ func (w *walker) walk(v any, field, key string, nouns []string, depth int) {
 // 7").
 var reLine = regexp.MustCompile(`(?m)^[\t -]*([A-Za-z][A-Za-z _]{0,30}?)\s*[:=]\s*"?([A-Za-z0-9._:/@#-]{1,128})"?\s*$`)
 
+// rePID is a process id in prose ("Process started with PID 4182").
+var rePID = regexp.MustCompile(`(?i)\b(?:pid|process id)\b\s*[:#=]?\s*([0-9]{1,10})\b`)
+
 func (w *walker) lines(text, field string, nouns []string) {
 	if len(text) > 64<<10 {
 		text = text[:64<<10]
 	}
 	for _, m := range reLine.FindAllStringSubmatch(text, maxPerCall) {
 		w.add(field+":"+m[1], m[1], nouns, m[2])
+	}
+	if m := rePID.FindStringSubmatch(text); m != nil {
+		w.add(field+":pid", "pid", nouns, json.Number(m[1]))
 	}
 }
 

@@ -3,6 +3,7 @@ package argsynth
 import (
 	"encoding/json"
 	"maps"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -113,7 +114,7 @@ func (c *compiled) bind(v map[string]any, o opts, pool *Pool) []boundRef {
 			continue
 		}
 		val, ok := convert(e.value, lf.value)
-		if !ok {
+		if !ok || fileForDir(lf.value, val) {
 			continue
 		}
 		next := maps.Clone(over)
@@ -186,4 +187,13 @@ func nounSet(ws []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// fileForDir: the parameter takes a directory (its value is an absolute
+// path with no extension: the workspace, a folder in it) and the entry
+// is a file's path ("Path to the Git repository" is not README.md).
+func fileForDir(made, ref any) bool {
+	d, ok1 := made.(string)
+	f, ok2 := ref.(string)
+	return ok1 && ok2 && strings.HasPrefix(d, "/") && path.Ext(d) == "" && strings.HasPrefix(f, "/") && path.Ext(f) != ""
 }

@@ -142,3 +142,34 @@ func TestScoring(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceNoFileForDirectory: a parameter that takes the repository's
+// directory does not take a file path an earlier call returned under the
+// same name; one that takes a file does.
+func TestReferenceNoFileForDirectory(t *testing.T) {
+	pool := NewPool(nil)
+	pool.Add("call:git_blame", "git_blame", textResult(`{"path":"/home/dev/workspace/README.md","lines":3}`))
+	dir := Tool{Name: "git_log", InputSchema: obj(`"path":{"type":"string","description":"Path to the Git repository directory."}`, "path")}
+	s, _ := PlanSet(dir, ReasonRequired, pool)
+	if len(s.Refs) != 0 || string(s.Args) != `{"path":"/home/dev/workspace"}` {
+		t.Errorf("directory parameter: %s %v", s.Args, s.Refs)
+	}
+	file := Tool{Name: "git_show", InputSchema: obj(`"path":{"type":"string","description":"The file to show."}`, "path")}
+	if s, _ := PlanSet(file, ReasonRequired, pool); len(s.Refs) != 1 {
+		t.Errorf("file parameter: %s %v", s.Args, s.Refs)
+	}
+}
+
+// TestReferencePrefersWhatACreatorMade: a process id in a creator's prose
+// ("Process started with PID 4182") feeds a later pid parameter ahead of
+// the server's own pid a later config read showed.
+func TestReferencePrefersWhatACreatorMade(t *testing.T) {
+	pool := NewPool(nil)
+	pool.Add("call:start_process", "start_process", textResult("Process started with PID 4182 (shell: /bin/sh)\nInitial output: ok"))
+	pool.Add("call:get_config", "get_config", json.RawMessage(`{"content":[],"structuredContent":{"systemInfo":{"process":{"pid":17}}}}`))
+	read := Tool{Name: "read_process_output", InputSchema: obj(`"pid":{"type":"number","description":"Process ID"}`, "pid")}
+	s, _ := PlanSet(read, ReasonRequired, pool)
+	if string(s.Args) != `{"pid":4182}` || len(s.Refs) != 1 || s.Refs[0].Call != "call:start_process" {
+		t.Errorf("pid: %s %+v", s.Args, s.Refs)
+	}
+}

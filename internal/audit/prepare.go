@@ -17,6 +17,7 @@ import (
 	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/sandbox"
+	"github.com/mcp-audit/mcp-audit/internal/sink"
 	"github.com/mcp-audit/mcp-audit/internal/supply"
 	"github.com/mcp-audit/mcp-audit/internal/target"
 	"github.com/mcp-audit/mcp-audit/internal/variant"
@@ -135,6 +136,7 @@ func Prepare(ctx context.Context, d Deps, o Options) (*Prepared, error) {
 	if err := networkSpec(o, &sbSpec, imageID); err != nil {
 		return nil, err
 	}
+	sbSpec.Net.Fields = sink.ReadFields(pkg.Root, pkg.Dir)
 	if !pkg.Temporary() {
 		sb := &sandbox.Sandbox{Engine: d.Engine, Log: log}
 		img, err := sb.PackageImage(ctx, o.Sandbox.Image, imageID, "v2\x00"+pkg.Integrity+"\x00"+pkg.Dir, sbSpec.Trees)

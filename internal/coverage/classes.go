@@ -26,10 +26,15 @@ type classRule struct {
 // Taken from what the study's 40 servers answered (internal/policy/
 // testdata/study): a missing program before a missing backend ("spawn
 // kubectl ENOENT" is no network error), a backend before bad arguments
-// ("Failed to connect to database: … must be provided" is the database).
+// ("Failed to connect to database: … must be provided" is the database),
+// a result that failed its own schema before bad arguments.
 var classRules = []classRule{
 	{m.ErrorClassMissingProgram, regexp.MustCompile(`(?i)\b(spawn(sync)?\s+\S+\s+enoent|command not found|could not find (chrome|chromium|firefox|a browser|browser|executable)|executable doesn't exist|no such file or directory.*\b(exec|spawn)|not a git repository|browsertype\.launch|is not installed|not found in path|please install)`)},
 	{m.ErrorClassBackendUnreachable, regexp.MustCompile(`(?i)(econnrefused|econnreset|enotfound|etimedout|eai_again|getaddrinfo|fetch failed|socket hang up|connection (lost|refused|terminated|closed|reset)|failed to connect|could not connect|unable to connect|network error|unauthori[sz]ed|forbidden|\b40[13]\b|invalid (api )?(key|token|credentials)|bad credentials|authentication (failed|required)|access denied|certificate|\b50[234]\b|service unavailable|bad gateway|skiptlsverify)`)},
+	// The server's own result failed its schema: what it made of the
+	// backend's answer (a chart URL the answer did not have), not the
+	// arguments, whatever error code it chose (-32602).
+	{ErrorClassBackendAnswer, regexp.MustCompile(`(?i)(invalid tools/call result|(structured )?output (schema )?validation|output does not match|invalid structured content)`)},
 	{m.ErrorClassInvalidArguments, regexp.MustCompile(`(?i)(-32602|invalid (argument|param|input|enum|value|url|type)|validation (failed|error)|must be (provided|one of|a |an |inside)|is required|are required|required (parameter|argument|field)|missing (required|parameter|argument)|provide (exactly |either )?(one|a|an|either)|either \S+ or \S+|at least one of|expected \S+, received|not a valid|could not extract|unrecognized key|too_(small|big)|invalid_(type|union|enum_value|string))`)},
 }
 

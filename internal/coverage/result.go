@@ -88,12 +88,21 @@ func ReadResult(raw []byte) Result {
 	return out
 }
 
-// firstLine is text's first non-empty line.
+// firstLine is text's first non-empty line; a Markdown heading ("###
+// Error", as @playwright/mcp opens its failures) with the line under it,
+// which says what failed.
 func firstLine(text string) string {
+	head := ""
 	for _, l := range strings.Split(text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
+		switch l = strings.TrimSpace(l); {
+		case l == "":
+		case head != "":
+			return head + " " + l
+		case strings.HasPrefix(l, "#"):
+			head = l
+		default:
 			return l
 		}
 	}
-	return ""
+	return head
 }

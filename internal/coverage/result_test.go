@@ -14,6 +14,7 @@ func TestReadResult(t *testing.T) {
 		{`{"content":[{"type":"text","text":"ok"},{"type":"image"},{"type":"text","text":"more"}]}`, Result{Content: []string{"image", "text"}}},
 		{`{"isError":true,"content":[{"type":"text","text":"\n upstream down\nretry"}]}`, Result{Content: []string{"text"}, Failed: true, First: "upstream down", Text: "\n upstream down\nretry"}},
 		{`{"content":[{"type":"text","text":"Error: ECONNREFUSED"}]}`, Result{Content: []string{"text"}, Failed: true, First: "Error: ECONNREFUSED", Text: "Error: ECONNREFUSED"}},
+		{`{"isError":true,"content":[{"type":"text","text":"### Error\n\nError: Ref #main not found in the current page snapshot."}]}`, Result{Content: []string{"text"}, Failed: true, First: "### Error Error: Ref #main not found in the current page snapshot.", Text: "### Error\n\nError: Ref #main not found in the current page snapshot."}},
 		{`{"messages":[{"content":{"type":"text"}}]}`, Result{Content: []string{"text"}}},
 		{`{"contents":[{"text":"a"},{"blob":"AA=="}]}`, Result{Content: []string{"blob", "text"}}},
 		{`not json`, Result{}},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 )
 
 // ErrInputFull means the server stopped reading its input.
@@ -147,6 +148,19 @@ func (c *Client) failPending(id string, e *RPCError) {
 	c.mu.Unlock()
 	if ch != nil {
 		ch <- response{err: e}
+	}
+}
+
+// failAfter is a transport's out-of-band failure, delivered only once the
+// Client handled every line the transport had given it before: an HTTP
+// error body is observed as the answer to the probe it answered, whatever
+// the goroutines' timing (the failure would otherwise end the probe
+// first). The wait is bounded, so a Client that stopped reading cannot
+// hold the failure back.
+func (c *Client) failAfter(written func() int64) func(id string, e *RPCError) {
+	return func(id string, e *RPCError) {
+		c.awaitLines(written(), 2*time.Second)
+		c.failPending(id, e)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"io"
 	"regexp"
 	"sync"
+	"time"
 )
 
 // ProtocolVersion is the 2025-era revision the client asks for in
@@ -122,6 +123,10 @@ type Client struct {
 	tasks    []TaskTrace
 	heard    chan struct{} // closed at the first line the server wrote
 	heardOne sync.Once
+
+	lineMu   sync.Mutex
+	handled  int64         // lines read and handled
+	lineTick chan struct{} // closed and replaced at each handled line
 }
 
 type response struct {
@@ -144,7 +149,7 @@ func New(r io.Reader, w io.Writer, opts Options) *Client {
 		opts.MaxLine = 8 << 20
 	}
 	c := &Client{w: w, opts: opts, pending: map[string]chan response{}, methods: map[string]string{}, closed: make(chan struct{}),
-		out: make(chan []byte, 256), wdone: make(chan struct{}), book: newHeaderBook(), listens: map[string]bool{}, heard: make(chan struct{})}
+		out: make(chan []byte, 256), wdone: make(chan struct{}), book: newHeaderBook(), listens: map[string]bool{}, heard: make(chan struct{}), lineTick: make(chan struct{})}
 	go c.readLoop(r)
 	go c.writeLoop()
 	return c
@@ -168,6 +173,35 @@ func (c *Client) writeLoop() {
 }
 
 func (c *Client) heardCh() <-chan struct{} { return c.heard }
+
+func (c *Client) lineHandled() {
+	c.lineMu.Lock()
+	c.handled++
+	close(c.lineTick)
+	c.lineTick = make(chan struct{})
+	c.lineMu.Unlock()
+}
+
+// awaitLines waits until n lines were handled, the input ended or d passed.
+func (c *Client) awaitLines(n int64, d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		c.lineMu.Lock()
+		done, tick := c.handled >= n, c.lineTick
+		c.lineMu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-tick:
+		case <-c.closed:
+			return
+		case <-timer.C:
+			return
+		}
+	}
+}
 
 // Closed is closed when the server's output ends.
 func (c *Client) Closed() <-chan struct{} { return c.closed }
@@ -212,18 +246,22 @@ func (c *Client) readLoop(r io.Reader) {
 			c.heardOne.Do(func() { close(c.heard) })
 			c.handleLine(line, tooLong)
 		}
-		if err != nil {
-			c.mu.Lock()
-			if !errors.Is(err, io.EOF) {
-				c.readErr = err
-			}
-			for id, ch := range c.pending {
-				close(ch)
-				c.forgetLocked(id)
-			}
-			c.mu.Unlock()
-			close(c.closed)
-			return
+		if err == nil {
+			c.lineHandled()
+			continue
 		}
+		c.mu.Lock()
+		if !errors.Is(err, io.EOF) {
+			c.readErr = err
+		}
+		// Closed first: whoever sees a call fail this way sees the
+		// session ended too.
+		close(c.closed)
+		for id, ch := range c.pending {
+			close(ch)
+			c.forgetLocked(id)
+		}
+		c.mu.Unlock()
+		return
 	}
 }

@@ -131,6 +131,26 @@ func TestServerExitFailsPendingCalls(t *testing.T) {
 	}
 }
 
+// A call the server's exit failed is seen with Closed already closed: the
+// auditor restarts the server when it sees Closed after such a call, and
+// its next call must not find the old session closed only then (a batch's
+// call after a crash was "server died" in one run, "restarted" in another).
+func TestClosedBeforePendingCallsFail(t *testing.T) {
+	for i := 0; i < 1000; i++ {
+		r, w := io.Pipe()
+		c := New(r, io.Discard, Options{})
+		go func() { time.Sleep(200 * time.Microsecond); w.Close() }()
+		if _, err := c.Call(context.Background(), "tools/call", nil); !errors.Is(err, ErrClosed) {
+			t.Fatalf("want ErrClosed, got %v", err)
+		}
+		select {
+		case <-c.Closed():
+		default:
+			t.Fatalf("run %d: the call failed before Closed", i)
+		}
+	}
+}
+
 func TestRPCError(t *testing.T) {
 	c := fakeServer(t, func(req map[string]any, out io.Writer) {
 		b, _ := json.Marshal(req["id"])

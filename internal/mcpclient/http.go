@@ -54,11 +54,11 @@ type HTTPTransport struct {
 	opts   HTTPOptions
 	pr     *io.PipeReader
 	pw     *io.PipeWriter
-	lineMu sync.Mutex // one message per write to pw
+	in     feed // writes pw
 	ctx    context.Context
 	cancel context.CancelFunc
 	sem    chan struct{}
-	wg     sync.WaitGroup
+	run    exchanges
 	book   *headerBook // the Client's x-mcp-header declarations
 
 	mu        sync.Mutex
@@ -89,7 +89,7 @@ func NewHTTP(opts HTTPOptions, co Options) (*Client, *HTTPTransport) {
 	}
 	t.maxLine = co.MaxLine
 	c := New(t, t, co)
-	t.failFn, t.book = c.failPending, c.book
+	t.failFn, t.book = c.failAfter(t.in.written), c.book
 	return c, t
 }
 
@@ -120,7 +120,7 @@ func NewHTTPTransport(opts HTTPOptions) *HTTPTransport {
 	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	return &HTTPTransport{opts: opts, pr: pr, pw: pw, ctx: ctx, cancel: cancel, book: newHeaderBook(),
+	return &HTTPTransport{opts: opts, pr: pr, pw: pw, in: feed{pw: pw}, ctx: ctx, cancel: cancel, book: newHeaderBook(),
 		sem: make(chan struct{}, opts.Parallel), statuses: map[int]int{}, inflight: map[string]context.CancelFunc{},
 		reachedCh: make(chan struct{})}
 }
@@ -135,8 +135,9 @@ func (t *HTTPTransport) Write(p []byte) (int, error) {
 	body := bytes.Clone(p)
 	h := parseHead(body)
 	if h.Method == "subscriptions/listen" && h.isRequest() {
-		t.wg.Add(1)
-		go func() { defer t.wg.Done(); t.exchange(body, h, t.opts.ListenTimeout) }()
+		if !t.run.goRun(func() { t.exchange(body, h, t.opts.ListenTimeout) }) {
+			return 0, ErrClosed
+		}
 		return len(p), nil
 	}
 	select {
@@ -144,11 +145,13 @@ func (t *HTTPTransport) Write(p []byte) (int, error) {
 	case <-t.ctx.Done():
 		return 0, ErrClosed
 	}
-	t.wg.Add(1)
-	go func() {
-		defer func() { <-t.sem; t.wg.Done() }()
+	if !t.run.goRun(func() {
+		defer func() { <-t.sem }()
 		t.exchange(body, h, t.opts.RequestTimeout)
-	}()
+	}) {
+		<-t.sem
+		return 0, ErrClosed
+	}
 	return len(p), nil
 }
 
@@ -158,7 +161,7 @@ func (t *HTTPTransport) CloseWrite() error { return nil }
 // Close aborts the exchanges in flight and ends the Client's input.
 func (t *HTTPTransport) Close() error {
 	t.cancel()
-	t.wg.Wait()
+	t.run.close()
 	return t.pw.Close()
 }
 

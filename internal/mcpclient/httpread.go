@@ -72,9 +72,7 @@ func (t *HTTPTransport) line(b []byte, id json.RawMessage) bool {
 		}
 		answers = json.Unmarshal(b, &m) == nil && m.Method == "" && idKey(m.ID) == idKey(id)
 	}
-	t.lineMu.Lock()
-	defer t.lineMu.Unlock()
-	if _, err := t.pw.Write(append(b, '\n')); err != nil {
+	if t.in.line(b) != nil {
 		return false
 	}
 	return answers

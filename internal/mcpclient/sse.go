@@ -41,10 +41,10 @@ type SSETransport struct {
 	opts    SSEOptions
 	pr      *io.PipeReader
 	pw      *io.PipeWriter
-	lineMu  sync.Mutex
+	in      feed // writes pw
 	ctx     context.Context
 	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	run     exchanges
 	maxLine int
 	// endpoint is set once, then ready is closed; failed is closed when
 	// the stream ended without one.
@@ -78,12 +78,11 @@ func NewSSE(opts SSEOptions, co Options) (*Client, *SSETransport) {
 	}
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	t := &SSETransport{opts: opts, pr: pr, pw: pw, ctx: ctx, cancel: cancel, maxLine: co.MaxLine,
+	t := &SSETransport{opts: opts, pr: pr, pw: pw, in: feed{pw: pw}, ctx: ctx, cancel: cancel, maxLine: co.MaxLine,
 		ready: make(chan struct{}), failed: make(chan struct{})}
 	c := New(t, t, co)
-	t.failFn, t.observe = c.failPending, c.observe
-	t.wg.Add(1)
-	go func() { defer t.wg.Done(); t.stream() }()
+	t.failFn, t.observe = c.failAfter(t.in.written), c.observe
+	t.run.goRun(t.stream)
 	return c, t
 }
 
@@ -94,15 +93,16 @@ func (t *SSETransport) Read(p []byte) (int, error) { return t.pr.Read(p) }
 func (t *SSETransport) Write(p []byte) (int, error) {
 	body := bytes.Clone(bytes.TrimSpace(p))
 	h := parseHead(body)
-	t.wg.Add(1)
-	go func() { defer t.wg.Done(); t.post(body, h) }()
+	if !t.run.goRun(func() { t.post(body, h) }) {
+		return 0, ErrClosed
+	}
 	return len(p), nil
 }
 
 // Close ends the stream and the exchanges in flight.
 func (t *SSETransport) Close() error {
 	t.cancel()
-	t.wg.Wait()
+	t.run.close()
 	return t.pw.Close()
 }
 

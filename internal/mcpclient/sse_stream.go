@@ -106,7 +106,5 @@ func (t *SSETransport) line(b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	t.lineMu.Lock()
-	defer t.lineMu.Unlock()
-	_, _ = t.pw.Write(append(b, '\n'))
+	_ = t.in.line(b)
 }

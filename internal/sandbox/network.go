@@ -38,6 +38,9 @@ type Network struct {
 	// mode (corporate TLS proxies): the host's NODE_EXTRA_CA_CERTS etc.
 	TrustPEM  []byte
 	Responses map[string]sinklog.Response
+	// Fields are the fields the package's code reads from API answers
+	// (sink.ReadFields), for the answers the sink shapes.
+	Fields []string
 	// Answer are domain suffixes the sinkhole answers although no public
 	// resolver would (see sinklog.Config.Answer).
 	Answer []string
@@ -178,7 +181,7 @@ func (s *Sandbox) createSink(ctx context.Context, spec Spec) (*sinkRun, error) {
 	sr := &sinkRun{id: created.ID, ready: make(chan error, 1), stderr: NewTail(8 << 10)}
 	cfg := sinklog.Config{
 		Mode: spec.Net.Mode, Upstream: spec.Net.Upstream, LogFile: sinkLog, CACertFile: sinkDir + "/ca.pem", CAKeyFile: sinkDir + "/ca.key",
-		Responses: spec.Net.Responses, Answer: spec.Net.Answer, MaxLogBytes: 64 << 20, MaxBody: 1 << 20,
+		Responses: spec.Net.Responses, Fields: spec.Net.Fields, Answer: spec.Net.Answer, MaxLogBytes: 64 << 20, MaxBody: 1 << 20,
 		AnswerNet: spec.Net.AnswerNet,
 	}
 	cfgJSON, _ := json.Marshal(cfg)

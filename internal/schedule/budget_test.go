@@ -66,3 +66,36 @@ func TestBudgetExhausted(t *testing.T) {
 		t.Error("called past the deadline")
 	}
 }
+
+// TestBudgetReservesFirsts: later calls leave each first call still to
+// come (an ender's, made after the other tools' later calls) its share,
+// so hanging later calls cannot use up the time for it.
+func TestBudgetReservesFirsts(t *testing.T) {
+	now := time.Unix(0, 0)
+	b := NewBudgetFor(time.Minute, 10*time.Second, 3, func() time.Time { return now })
+	for range 2 {
+		d, _ := b.Next(true)
+		now = now.Add(d)
+	}
+	for {
+		d, ok := b.Next(false)
+		if !ok {
+			break
+		}
+		now = now.Add(d)
+	}
+	d, ok := b.Next(true)
+	if want := reservedFirst - reservedFirst/settleShare; !ok || d < want {
+		t.Errorf("the last first call got %v, %v; want at least %v", d, ok, want)
+	}
+}
+
+// TestBudgetReserveIsCapped: a hundred first calls still to come hold at
+// most half of what is left, so later calls are still made.
+func TestBudgetReserveIsCapped(t *testing.T) {
+	now := time.Unix(0, 0)
+	b := NewBudgetFor(5*time.Minute, 10*time.Second, 100, func() time.Time { return now })
+	if d, ok := b.Next(false); !ok || d < 10*time.Second {
+		t.Errorf("a later call got %v, %v with 100 first calls pending", d, ok)
+	}
+}

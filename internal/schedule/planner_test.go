@@ -94,3 +94,100 @@ func TestPlannerRepeats(t *testing.T) {
 		t.Errorf("calls %+v", got)
 	}
 }
+
+// drain runs a planner to its end, answering each call with answer (a
+// failure message, "" for success), and returns the phases in order.
+func drain(p *Planner, answer func(Call) string) []string {
+	var phases []string
+	for len(phases) < 1000 {
+		c, ok := p.Next()
+		if !ok {
+			break
+		}
+		phases = append(phases, c.Phase)
+		if f := answer(c); f != "" {
+			p.Done(c, nil, f)
+		} else {
+			p.Done(c, json.RawMessage(`{"content":[]}`), "")
+		}
+	}
+	return phases
+}
+
+// TestPlannerEndersLast: a tool that ends what the others use (a page's
+// close, a process's kill) gets its calls after every pass of the other
+// tools, so no later set meets a closed page; a tool that sets the
+// working context is called first.
+func TestPlannerEndersLast(t *testing.T) {
+	l := Lists{Tools: raws(`{"name":"close_page","inputSchema":{"type":"object","properties":{"pageId":{"type":"number"}},"required":["pageId"]}}`,
+		`{"name":"click","inputSchema":{"type":"object","properties":{"uid":{"type":"string"},"dblClick":{"type":"boolean"}},"required":["uid"]}}`,
+		`{"name":"new_page","inputSchema":{"type":"object","properties":{"url":{"type":"string"},"background":{"type":"boolean"}},"required":["url"]}}`,
+		`{"name":"set_working_dir","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}`)}
+	phases := drain(NewPlanner(l, Selection{}, nil), func(Call) string { return "" })
+	last := -1
+	for i, ph := range phases {
+		if !strings.HasPrefix(ph, "call:close_page") {
+			last = i
+		}
+	}
+	if phases[0] != "call:set_working_dir" {
+		t.Errorf("first %q, want the setup tool", phases[0])
+	}
+	for i, ph := range phases {
+		if strings.HasPrefix(ph, "call:close_page") && i < last {
+			t.Errorf("close_page at %d before another tool's call at %d: %q", i, last, phases)
+			break
+		}
+	}
+	if !strings.Contains(strings.Join(phases, " "), "call:close_page") {
+		t.Errorf("close_page never called: %q", phases)
+	}
+}
+
+// TestPlannerCallsWhatTheErrorNames: a call whose error names another of
+// the server's tools ("use take_snapshot first") brings that tool's call
+// and then the failed call again, once per failing tool and at most twice
+// per named tool; a name inside a longer word, a deleting tool, or the
+// failing tool itself brings nothing.
+func TestPlannerCallsWhatTheErrorNames(t *testing.T) {
+	l := Lists{Tools: raws(`{"name":"take_snapshot","inputSchema":{"type":"object"}}`,
+		`{"name":"click","inputSchema":{"type":"object","properties":{"uid":{"type":"string"}},"required":["uid"]}}`,
+		`{"name":"hover","inputSchema":{"type":"object","properties":{"uid":{"type":"string"}},"required":["uid"]}}`,
+		`{"name":"fill","inputSchema":{"type":"object","properties":{"uid":{"type":"string"}},"required":["uid"]}}`,
+		`{"name":"delete_page","inputSchema":{"type":"object"}}`,
+		`{"name":"drag","inputSchema":{"type":"object","properties":{"uid":{"type":"string"}},"required":["uid"]}}`)}
+	snapped := 0
+	var named []string
+	phases := drain(NewPlanner(l, Selection{}, nil), func(c Call) string {
+		if c.Set.Reason == ReasonNamed {
+			named = append(named, c.Phase)
+		}
+		switch c.Name {
+		case "take_snapshot":
+			snapped++
+		case "click", "hover", "fill":
+			if c.Set.Reason == argsynth.ReasonRequired {
+				return "Error: No snapshot found for page 1. Use take_snapshot to capture one."
+			}
+		case "drag":
+			return "Error: call delete_page or mytake_snapshots, or drag again"
+		}
+		return ""
+	})
+	joined := " " + strings.Join(phases, " ") + " "
+	if !strings.Contains(joined, " call:click call:take_snapshot#2 call:click#2 ") {
+		t.Errorf("click's error did not bring take_snapshot and click again: %q", phases)
+	}
+	if !strings.Contains(joined, " call:hover call:take_snapshot#3 call:hover#2 ") {
+		t.Errorf("hover's error did not bring take_snapshot and hover again: %q", phases)
+	}
+	if strings.Contains(joined, " call:fill call:take_snapshot") {
+		t.Errorf("take_snapshot called a third time for an error: %q", phases)
+	}
+	if strings.Contains(joined, "call:drag call:take_snapshot") || len(named) != 2 {
+		t.Errorf("named calls %q (want take_snapshot twice, never delete_page or a name inside a word): %q", named, phases)
+	}
+	if snapped < 3 {
+		t.Errorf("take_snapshot made %d calls", snapped)
+	}
+}

@@ -86,7 +86,7 @@ func (s *Sink) response(req *http.Request, body []byte, conn sinklog.Event) sink
 	if r, ok := s.canned(req.Host, conn); ok {
 		return r
 	}
-	return shapeResponse(req, body)
+	return shapeResponse(req, body, s.cfg.Fields)
 }
 
 func (s *Sink) canned(host string, conn sinklog.Event) (sinklog.Response, bool) {

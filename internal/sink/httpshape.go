@@ -3,6 +3,7 @@ package sink
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"hash/fnv"
 	"net/http"
 	"net/url"
@@ -24,7 +25,9 @@ const fakeTime = "2024-06-01T12:00:00Z"
 // list-like paths, an object with an id, a name and timestamps for item
 // paths, 201 with the posted fields and an id for creations. Everything
 // is derived from the request alone: the same request, the same bytes.
-func shapeResponse(req *http.Request, body []byte) sinklog.Response {
+// An object answer also carries the fields the package's code reads
+// (ReadFields) that it lacks.
+func shapeResponse(req *http.Request, body []byte, fields []string) sinklog.Response {
 	u := req.URL
 	if u == nil {
 		u = &url.URL{Path: "/"}
@@ -56,6 +59,7 @@ func shapeResponse(req *http.Request, body []byte) sinklog.Response {
 				obj[k] = v
 			}
 		}
+		FillFields(obj, fields, obj["id"])
 		return jsonResponse(201, obj)
 	case req.Method == http.MethodDelete:
 		return jsonResponse(200, map[string]any{"ok": true, "success": true, "deleted": true, "id": idFor(last, id)})
@@ -63,9 +67,13 @@ func shapeResponse(req *http.Request, body []byte) sinklog.Response {
 		if bareLists(host, u.Path) && last != "search" && !strings.HasPrefix(u.Path, "/search/") {
 			return jsonResponse(200, []any{})
 		}
-		return jsonResponse(200, listEnvelope(last, u.Query()))
+		env := listEnvelope(last, u.Query())
+		FillFields(env, fields, id)
+		return jsonResponse(200, env)
 	}
-	return jsonResponse(200, itemObject(singular(orStr(last, "item")), idFor(last, id)))
+	obj := itemObject(singular(orStr(last, "item")), idFor(last, id))
+	FillFields(obj, fields, obj["id"])
+	return jsonResponse(200, obj)
 }
 
 func jsonResponse(status int, v any) sinklog.Response {
@@ -172,16 +180,17 @@ func listEnvelope(last string, q url.Values) map[string]any {
 	return env
 }
 
-// itemObject is one resource: an id, names, links, fixed timestamps, and
+// itemObject is one resource: an id (and the global node id GitHub's
+// clients require), names, links, fixed timestamps, and
 // the account that owns it under the names APIs use (owner, user,
 // author).
 func itemObject(kind string, id any) map[string]any {
 	name := "example-" + kind
 	account := func() map[string]any {
-		return map[string]any{"id": 1, "login": "example", "name": "example", "type": "User",
+		return map[string]any{"id": 1, "node_id": "MDQ6VXNlcjE=", "login": "example", "name": "example", "type": "User",
 			"url": "https://example.com/example", "html_url": "https://example.com/example", "avatar_url": "https://example.com/avatar.png"}
 	}
-	return map[string]any{"id": id, "name": name, "title": name, "description": "", "status": "active",
+	return map[string]any{"id": id, "node_id": fmt.Sprintf("MDQ6%v", id), "name": name, "title": name, "description": "", "status": "active",
 		"url": "https://example.com/" + kind, "html_url": "https://example.com/" + kind,
 		"owner": account(), "user": account(), "author": account(),
 		"created_at": fakeTime, "updated_at": fakeTime, "createdAt": fakeTime, "updatedAt": fakeTime, "ok": true, "success": true}

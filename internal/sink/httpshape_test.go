@@ -127,7 +127,7 @@ func TestShapedAnswersMeetClientExpectations(t *testing.T) {
 			if tc.client == "a browser page" {
 				req.Header.Set("Accept", "text/html,application/xhtml+xml")
 			}
-			resp := shapeResponse(req, []byte(tc.body))
+			resp := shapeResponse(req, []byte(tc.body), nil)
 			ok := resp.Status == tc.status
 			var body any
 			if strings.HasPrefix(resp.ContentType, "application/json") {
@@ -163,7 +163,7 @@ func TestShapedAnswersMeetClientExpectations(t *testing.T) {
 func TestShapedAnswersAreDeterministic(t *testing.T) {
 	answer := func(target string) string {
 		req, _ := http.NewRequest("POST", "https://api.example"+target, strings.NewReader(`{"name":"n","nested":{"x":1}}`))
-		return shapeResponse(req, []byte(`{"name":"n","nested":{"x":1}}`)).Body
+		return shapeResponse(req, []byte(`{"name":"n","nested":{"x":1}}`), nil).Body
 	}
 	a, b, c := answer("/v1/widgets"), answer("/v1/widgets"), answer("/v1/gadgets")
 	if a != b {

@@ -120,6 +120,9 @@ type Config struct {
 	Answer []string `json:"answer,omitempty"`
 	// Responses are canned HTTP answers per host ("*" is the default).
 	Responses map[string]Response `json:"responses,omitempty"`
+	// Fields are the fields the package's code reads from API answers
+	// (sink.ReadFields): shaped answers that lack them get them.
+	Fields []string `json:"fields,omitempty"`
 	// AnswerNet is the range names are answered from (default FakeNet).
 	AnswerNet string `json:"answer_net,omitempty"`
 	// MaxLogBytes bounds the log; MaxBody bounds one recorded body.
