@@ -8,6 +8,10 @@ PKGS     := ./...
 # Build the sandbox image without a container registry when it is missing.
 FLAVOR   ?= offline
 export MCP_AUDIT_TEST_CACHE ?= $(CURDIR)/.cache/test-installs
+# Parallel tests per package in the end-to-end tier: a sandbox run waits on
+# its server's phases more than it computes, so on 2 cores 4 at a time
+# took the audit package from 1610 s to 1042 s (both packages passing).
+E2E_PARALLEL ?= 4
 # The semantic version stamped into builds (mcp-audit --version).
 VERSION  ?= $(shell ./scripts/version.sh)
 LDFLAGS  := -X github.com/mcp-audit/mcp-audit/internal/buildinfo.version=$(VERSION)
@@ -27,9 +31,8 @@ image: engine build ## build the sandbox image if missing
 	@$(BIN) image status | grep -q current || $(BIN) image build --flavor $(FLAVOR)
 
 test: export MCP_AUDIT_WITH_CHROMIUM = 1
-test: image lint ## everything: engine, image, lint, the unit tier first, then every test (Docker and Chromium required)
-	$(GO) test -short $(PKGS)
-	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -timeout 60m $(PKGS)
+test: image lint ## everything: engine, image, lint, then every test (Docker and Chromium required; the unit tier is make test-unit)
+	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -parallel $(E2E_PARALLEL) -timeout 60m $(PKGS)
 
 action-e2e: image ## build the Action's image offline and run it as GitHub's runner does
 	MCP_AUDIT_REQUIRE_DOCKER=1 $(GO) test -count=1 -timeout 30m -run 'TestActionContainerOnARunner' -v ./internal/action/
@@ -42,7 +45,7 @@ test-unit: ## the unit tier: -short starts no container and opens no browser (mi
 
 test-e2e: export MCP_AUDIT_WITH_CHROMIUM = 1
 test-e2e: image ## the end-to-end tier too: every test, Docker and Chromium required (no lint)
-	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -timeout 60m $(PKGS)
+	MCP_AUDIT_REQUIRE_DOCKER=1 MCP_AUDIT_REQUIRE_CHROMIUM=1 $(GO) test -race -parallel $(E2E_PARALLEL) -timeout 60m $(PKGS)
 
 demo: image ## audit the built-in default server and print the summary
 	$(BIN) audit npm:@modelcontextprotocol/server-memory -o demo-manifest.json
