@@ -82,6 +82,14 @@ func WatchNote(traced, witness *Outside) string {
 	return ""
 }
 
+// launchedBy maps the image's browser binary to its launcher
+// (sandbox.ChromiumBinary, sandbox.ChromiumPath): every name a program
+// starts the browser by (Chrome's /opt/google/chrome/chrome, a playwright
+// build's executable) is a link to the launcher, which the trace shows
+// under the name the program used and the watcher under the launcher's,
+// so a traced run that ran the browser ran its launcher.
+var launchedBy = map[string]string{"/usr/lib/chromium/chromium": "/usr/bin/chromium"}
+
 // plumbing are programs the entrypoint itself opens while the watcher
 // runs: it starts the server through setpriv.
 var plumbing = map[string]bool{"/usr/bin/setpriv": true, "/bin/setpriv": true}
@@ -91,16 +99,35 @@ var plumbing = map[string]bool{"/usr/bin/setpriv": true, "/bin/setpriv": true}
 // directory.
 var cacheDirs = []string{"~/.cache/", "~/.npm/"}
 
+// sameCacheDir: the traced run changed a file in the same cache
+// directory, or at the same place once the random parts of the names
+// (hex digests, numbers: a browser profile named after a hash of the
+// workspace path, which the runs vary) are set aside.
 func sameCacheDir(p string, traced map[string]string) bool {
 	if !slices.ContainsFunc(cacheDirs, func(d string) bool { return strings.HasPrefix(p, d) }) {
 		return false
 	}
+	shape := randomParts(p)
 	for q := range traced {
-		if path.Dir(q) == path.Dir(p) {
+		if path.Dir(q) == path.Dir(p) || randomParts(q) == shape {
 			return true
 		}
 	}
 	return false
+}
+
+// reRandomPart is a name's part a program makes up: a run of hex digits
+// with at least one digit, or of digits, six or more long.
+var reRandomPart = regexp.MustCompile(`[0-9a-f]*[0-9][0-9a-f]*`)
+
+// randomParts is p with its made-up parts (six or more characters) as "*".
+func randomParts(p string) string {
+	return reRandomPart.ReplaceAllStringFunc(p, func(s string) string {
+		if len(s) < 6 {
+			return s
+		}
+		return "*"
+	})
 }
 
 func isHomeNoise(p string) bool {
@@ -118,6 +145,9 @@ func Programs(r Run) map[string]bool {
 	for _, ph := range r.Manifest.Phases {
 		for _, pr := range ph.Processes {
 			out[path.Clean(pr.Path)] = true
+			if l, ok := launchedBy[path.Clean(pr.Path)]; ok {
+				out[l] = true
+			}
 		}
 	}
 	if r.Outside == nil || r.Outside.OddExec {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
+	"github.com/mcp-audit/mcp-audit/internal/sandbox"
 	"github.com/mcp-audit/mcp-audit/internal/trace"
 )
 
@@ -198,5 +199,36 @@ func TestWitnessConnectionBySinkView(t *testing.T) {
 	d = Witness(run(), run(conn("other", 5555)))
 	if len(d) != 1 || d[0].Subject != "connection tcp 198.51.100.7:5555" || d[0].Only != "" {
 		t.Errorf("witness only: %+v", d)
+	}
+}
+
+// TestBrowserProfileAndLauncher: a browser profile named after a hash of
+// the workspace path (which the runs vary) is the same place in both
+// runs, and a traced run that ran the image's browser ran its launcher,
+// whatever name the program used; another file in the cache, or a
+// program the traced run did not run, still differs.
+func TestBrowserProfileAndLauncher(t *testing.T) {
+	t.Parallel()
+	traced := outsideOf(nil, nil, []string{"41 /home/dev/.cache/ms-playwright-mcp/mcp-chrome-1a2b3c4/Default/GCM Store/MANIFEST-000001"})
+	witness := outsideOf([]string{"exec 1 /usr/bin/chromium /usr/bin/google-chrome /usr/bin/x-www-browser", "exec 1 /usr/bin/curl"}, nil,
+		[]string{"41 /home/dev/.cache/ms-playwright-mcp/mcp-chrome-8c2ba53/Default/GCM Store/MANIFEST-000002",
+			"9 /home/dev/.cache/ms-playwright-mcp/hooks/run.sh"})
+	run := Run{Manifest: &m.Manifest{Phases: []m.Phase{{Name: "call:browser_navigate", Processes: []m.Process{
+		{Path: "/opt/google/chrome/chrome"}, {Path: sandbox.ChromiumBinary}}}}}}
+	got := OutsideOnlyIn(traced, witness, Programs(run))
+	var subjects []string
+	for k := range got {
+		subjects = append(subjects, k)
+	}
+	want := []string{"home file ~/.cache/ms-playwright-mcp/hooks/run.sh changed", "process /usr/bin/curl"}
+	if diff := cmp.Diff(want, slices.Sorted(slices.Values(subjects))); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+	if launchedBy[sandbox.ChromiumBinary] != sandbox.ChromiumPath {
+		t.Errorf("launchedBy does not name the sandbox's browser and launcher")
+	}
+	// Without the browser in the trace, the launcher is a difference.
+	if got := OutsideOnlyIn(traced, witness, Programs(Run{Manifest: &m.Manifest{}})); got["process /usr/bin/chromium"] == nil {
+		t.Errorf("a browser only the witness ran is no difference: %v", got)
 	}
 }
