@@ -66,7 +66,6 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 	s.binOpened, s.oddExec = differ.BinOpened(events)
 	s.oddExec = s.oddExec || st.Truncated
 	sinkEvents := readSink(art, man)
-	s.records = differential.Emissions(sinkEvents, append(s.ch.Texts(), s.texts...), written(art.Written), windows, p.Layout.Normalize)
 	var reqs []classify.ServerRequest
 	for _, r := range s.client.ServerRequests() {
 		reqs = append(reqs, classify.ServerRequest{Method: r.Method, Answer: r.Answer, Time: r.Time})
@@ -94,6 +93,7 @@ func classifySegment(ctx context.Context, s *segment, first bool, p *Prepared, e
 	if err != nil {
 		return nil, nil, st, err
 	}
+	s.records = differential.Emissions(sinkEvents, append(s.ch.Texts(), s.texts...), written(art.Written), windows, p.Layout.Normalize, out.ReadBack)
 	if out.PlumbingEvents > 0 {
 		man.Run.Notes = append(man.Run.Notes, fmt.Sprintf("install phase: %d events of mcp-audit's own npm (the install shell and its direct children) left out", out.PlumbingEvents))
 	}

@@ -97,10 +97,11 @@ func hasDerivedPresence(man *m.Manifest, presence string) bool {
 }
 
 // TestPlainTheftControls: the same harm done plainly is the canary
-// finding it always was, and secret-derived besides.
+// finding it always was, and secret-derived besides; requests signed
+// over their time with a planted secret are secret-derived.
 func TestPlainTheftControls(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "plain-post", "plain-result")
+	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret")
 	fs := findings(man)
 	var sent, shown bool
 	for _, f := range fs {
@@ -113,6 +114,11 @@ func TestPlainTheftControls(t *testing.T) {
 	}
 	if f := derivedTo(fs, "http", "plain.example POST"); f == nil || f.Severity != policy.Critical {
 		t.Errorf("the plain post is not secret-derived: %+v", f)
+	}
+	// The control of clock-sign: its requests signed with a planted
+	// secret instead of the credential it is given.
+	if f := derivedTo(fs, "http", "signed.example POST"); f == nil || f.Severity != policy.Critical || !strings.Contains(f.Evidence, "header.authorization") {
+		t.Errorf("requests signed with a planted secret are not secret-derived: %+v", f)
 	}
 }
 

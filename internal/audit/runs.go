@@ -286,17 +286,15 @@ func (p *Prepared) forWitness() (*Prepared, error) {
 	return w, nil
 }
 
-// plantChoice is which canary variables a run of the server seed
-// (pkg@version) plants: the declared ones, and a subset of the other
-// provider variables that changes with the run (all of them with
-// AllCanaries).
+// plantChoice is which canary variables a run of the server seed (pkg@version)
+// plants: the declared ones, and a subset of the other provider variables that
+// changes with the run (all of them with AllCanaries).
 func plantChoice(o Options, seed string) canary.Choice {
 	return canary.Choice{Declared: o.CanaryEnv, Seed: seed, Run: o.Run, All: o.AllCanaries}
 }
 
-// compareSecrets records what the primary run emitted that follows the
-// planted values (differential.Derive), once the calibration and secrets
-// runs both ran.
+// compareSecrets records what the primary run emitted that follows the planted
+// values (differential.Derive), once the calibration and secrets runs both ran.
 func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun) {
 	var cal, sec *Result
 	for _, v := range vs {
@@ -313,5 +311,5 @@ func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun) {
 		return
 	}
 	man.Run.Differential = "compared"
-	man.Derived = differential.Derive(man, Workspace, res.records, cal.records, sec.records)
+	man.Derived = differential.Derive(man, Workspace, res.records, cal.records, sec.records, cal.Manifest, sec.Manifest)
 }

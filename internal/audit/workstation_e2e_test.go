@@ -17,13 +17,15 @@ var workstation = filepath.Join("..", "..", "testdata", "fixtures", "workstation
 // machine offers it (data beside its own code, git, python3, curl and a
 // headless Chromium through the configured variable) gets every call
 // answered, each program traced as a process, and the browser's own
-// bookkeeping is no finding; writing into its own code is still a write
-// to <pkg>. Without the writable package write_data fails, without the
+// bookkeeping is no finding, nor is git committing the workspace with an
+// identity of its own (its .env stored in the objects); writing into its
+// own code is still a write to <pkg>, and writing its credentials, encoded,
+// into .git itself is secret-derived. Without the writable package write_data fails, without the
 // image's programs the others do, and without the browser's provenance
 // its /proc reads are anti-analysis findings.
 func TestWorkstation(t *testing.T) {
 	t.Parallel()
-	man := run(t, audit.Options{Target: workstation})
+	man := run(t, audit.Options{Target: workstation, Differential: true})
 	if man.Outcome.Status != m.StatusOK {
 		t.Fatalf("outcome %+v", man.Outcome)
 	}
@@ -46,11 +48,24 @@ func TestWorkstation(t *testing.T) {
 	if !hasFinding(fs, policy.KindWrite, policy.Low, "<pkg>/server.js") {
 		t.Errorf("the write into its own code is no write finding on <pkg>/server.js: %+v", fs)
 	}
+	// git committing the workspace (its .env too) is the repository keeping
+	// its work tree: no canary hit and no secret-derived output in .git;
+	// the server writing its credentials there itself is one.
+	stashed := false
 	for _, f := range fs {
+		inGit := strings.Contains(f.Subject+f.Evidence, "/.git/")
+		if inGit && strings.Contains(f.Subject+f.Evidence, "/.git/objects/fe/") && f.Kind == policy.KindDerived && f.Severity >= policy.High {
+			stashed = true
+		} else if inGit && f.Severity >= policy.Medium {
+			t.Errorf("git's own store of the workspace is a finding: %+v", f)
+		}
 		if strings.HasPrefix(f.Phase, "call:browser_title") && f.Severity >= policy.Medium ||
 			f.Kind == policy.KindAntiAnalysis || f.Kind == policy.KindEscape {
 			t.Errorf("the browser's own behaviour is a finding: %+v", f)
 		}
+	}
+	if !stashed {
+		t.Errorf("the server's own write of its credentials, encoded, into .git/objects is no high or critical secret-derived finding (high: the run read the user's files, so it may follow them): %+v", fs)
 	}
 }
 

@@ -84,21 +84,21 @@ func (c *classifier) witness() {
 // time.
 func (c *classifier) written() {
 	for _, w := range c.in.Written {
-		if c.canaryAt[w.Path] != "" {
-			continue
+		norm := c.in.Layout.Normalize(w.Path)
+		if c.canaryAt[w.Path] != "" || c.decoyIntact[norm] {
+			continue // a decoy itself, or a planted file as planted (git freshening an object it has)
 		}
 		hits := c.finder.Find(w.Data)
 		if len(hits) == 0 {
 			continue
 		}
-		norm := c.in.Layout.Normalize(w.Path)
 		p := c.phaseWriting(norm)
 		if p == nil {
 			p = c.phaseAt(w.ModTime)
 		}
 		for _, h := range hits {
-			if strings.HasPrefix(h.Canary, canary.ContentPrefix) {
-				continue // the workspace's own content, in a workspace file
+			if strings.HasPrefix(h.Canary, canary.ContentPrefix) || c.gitStore(norm, h.Canary) {
+				continue // the workspace's own content, in a workspace file or git's store of it
 			}
 			p.Canaries = append(p.Canaries, m.CanaryHit{Canary: h.Canary, How: m.HowWrittenToFile, Evidence: norm, Encoding: h.Encoding})
 		}
@@ -106,14 +106,22 @@ func (c *classifier) written() {
 }
 
 // phaseWriting is the last phase whose trace wrote or created the
-// normalized path, nil if none did.
+// normalized path, nil if none did. Asked only once the trace is read (for
+// every file read back, and every seeded one), so the index of last
+// writers is built once, on first use.
 func (c *classifier) phaseWriting(norm string) *phaseAcc {
-	for i := len(c.phases) - 1; i >= 0; i-- {
-		for fa := range c.phases[i].files {
-			if (fa.Path == norm || fa.Target == norm) && (fa.Access == m.AccessWrite || fa.Access == m.AccessCreate) {
-				return c.phases[i]
+	if c.writers == nil {
+		c.writers = map[string]*phaseAcc{}
+		for _, p := range c.phases { // later phases overwrite earlier ones
+			for fa := range p.files {
+				if fa.Access == m.AccessWrite || fa.Access == m.AccessCreate {
+					c.writers[fa.Path] = p
+					if fa.Target != "" {
+						c.writers[fa.Target] = p
+					}
+				}
 			}
 		}
 	}
-	return nil
+	return c.writers[norm]
 }

@@ -111,6 +111,24 @@ type Output struct {
 	Evidence []Evidence
 	// PlumbingEvents counts the install plumbing's events left out.
 	PlumbingEvents int
+	// ReadBack says, of the files read back after the run, which are the
+	// server's output and where (differential.Emissions).
+	ReadBack ReadBack
+}
+
+// ReadBack describes the files read back after the run, by normalized
+// path.
+type ReadBack struct {
+	// Kept are no output of the server's: the files in a workspace
+	// repository's .git that only git's own processes wrote (see
+	// imageGit: the repository keeping its work tree), and planted files
+	// that end as planted (git freshens an object it already has by
+	// touching it, which puts it among the changed files).
+	Kept map[string]bool
+	// Phase is the phase whose trace last wrote the file: a file's
+	// modification time has a second's precision in the archive, so a
+	// write early in a call's second falls in the call before.
+	Phase map[string]string
 }
 
 // Limits on what one phase may list, so a hostile server cannot make the
@@ -154,8 +172,16 @@ type classifier struct {
 	// seeded are the files that existed before the run, and what became
 	// of them (destroyed.go).
 	seeded  map[string]*seededFile
-	browser map[int]bool // pids running the image's Chromium (browser.go)
-	held    []*heldBind  // UDP binds judged when their socket connects (udpbind.go)
+	browser map[int]bool         // pids running the image's Chromium (browser.go)
+	git     map[int]bool         // pids running the image's git for a command that sets no configuration (gitown.go)
+	cwd     map[int]*cwdRec      // pid -> working directory, as far as the trace shows it (cwd.go)
+	writers map[string]*phaseAcc // normalized path -> the last phase that wrote it (phaseWriting)
+	// gitWrote: files in a repository's .git, true while only git's own
+	// processes wrote them; gitConfigSafe: repository configs read back
+	// naming no program; decoyIntact: workspace decoys that end as
+	// planted (gitown.go).
+	gitWrote, gitConfigSafe, decoyIntact map[string]bool
+	held                                 []*heldBind // UDP binds judged when their socket connects (udpbind.go)
 	// joins are the DNS names asked per registrable domain; streams the
 	// connections and sockets followed across their pieces.
 	joins       map[string]*dnsJoin
@@ -205,26 +231,32 @@ func ClassifyContext(ctx context.Context, in Input) (Output, error) {
 	}
 	tmp := m.Manifest{Phases: out}
 	m.Canonicalize(&tmp)
-	return Output{Phases: tmp.Phases, Evidence: c.evidence, PlumbingEvents: c.plumbed}, nil
+	return Output{Phases: tmp.Phases, Evidence: c.evidence, PlumbingEvents: c.plumbed, ReadBack: c.readBack()}, nil
 }
 
 func newClassifier(in Input) *classifier {
 	c := &classifier{
-		in:        in,
-		canaryAt:  map[string]string{},
-		aliases:   map[string]string{},
-		fds:       map[int]map[int]*sockInfo{},
-		pids:      map[int]bool{},
-		readCan:   map[string]bool{},
-		names:     map[string]string{},
-		procs:     map[int]string{},
-		plumb:     map[int]bool{},
-		lifecycle: map[int]bool{},
-		joins:     map[string]*dnsJoin{},
-		streams:   map[string]*byteStream{},
-		browser:   map[int]bool{},
+		in:            in,
+		canaryAt:      map[string]string{},
+		aliases:       map[string]string{},
+		fds:           map[int]map[int]*sockInfo{},
+		pids:          map[int]bool{},
+		readCan:       map[string]bool{},
+		names:         map[string]string{},
+		procs:         map[int]string{},
+		plumb:         map[int]bool{},
+		lifecycle:     map[int]bool{},
+		joins:         map[string]*dnsJoin{},
+		streams:       map[string]*byteStream{},
+		browser:       map[int]bool{},
+		git:           map[int]bool{},
+		gitWrote:      map[string]bool{},
+		cwd:           map[int]*cwdRec{},
+		gitConfigSafe: map[string]bool{},
+		decoyIntact:   map[string]bool{},
 	}
 	c.placeCanaries()
+	c.gitReadBack()
 	c.seed()
 	windows := in.Windows
 	if len(windows) == 0 {
@@ -268,9 +300,11 @@ func (c *classifier) event(r trace.Record) {
 		c.plumbed++ // mcp-audit's own plumbing (npm in the install phase): counted, not listed
 		return
 	}
+	resolved := c.inCwd(r) // against the directory before the call (a chdir's own path too)
+	c.learnCwd(r)
 	switch r.Kind {
 	case trace.KindFile:
-		c.file(p, r)
+		c.file(p, resolved)
 	case trace.KindExec:
 		c.exec(p, r)
 	case trace.KindSocket:

@@ -49,13 +49,17 @@ func (c *classifier) file(p *phaseAcc, r trace.Record) {
 	} else if real != r.Path {
 		fa.Target = l.Normalize(real)
 	}
+	if c.gitOwn(r.PID, fa) {
+		fa.Category = m.CatWorkspace
+	}
+	c.gitWrites(r.PID, fa)
 	if r.Op == "utime" && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
 		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertTimestamps, Detail: "timestamps changed on " + l.Normalize(real)})
 	}
 	if r.NoAtime && (fa.Category == m.CatCanary || fa.Category == m.CatSensitive) {
 		p.Alerts = append(p.Alerts, m.Alert{Kind: m.AlertNoAtime, Detail: "O_NOATIME open of " + l.Normalize(real) + " (" + res + ")"})
 	}
-	if canaryName != "" && res == m.ResultOK {
+	if canaryName != "" && res == m.ResultOK && !c.gitWorkTree(r.PID, fa) {
 		c.fileCanary(p, canaryName, fa)
 	}
 	if c.browserOwn(r.PID, real) {
@@ -84,7 +88,11 @@ func (c *classifier) renameDest(p *phaseAcc, r trace.Record, res string) {
 	if real != r.Path2 {
 		fa.Target = l.Normalize(real)
 	}
-	if canaryName != "" && res == m.ResultOK {
+	if c.gitOwn(r.PID, fa) {
+		fa.Category = m.CatWorkspace
+	}
+	c.gitWrites(r.PID, fa)
+	if canaryName != "" && res == m.ResultOK && !c.gitWorkTree(r.PID, fa) {
 		c.fileCanary(p, canaryName, fa)
 	}
 	p.addFile(fa)

@@ -258,7 +258,7 @@ var persistMatchers = func() []segPattern {
 // when no row names it. write is true for every access that changes the
 // file system.
 func persistCategory(norm string, write bool) string {
-	if inertHookSample(norm) {
+	if InertHookSample(norm) {
 		return ""
 	}
 	var segs []string
@@ -276,11 +276,11 @@ func persistCategory(norm string, write bool) string {
 	return ""
 }
 
-// inertHookSample is one of the sample hooks git writes into every new
+// InertHookSample is one of the sample hooks git writes into every new
 // repository (.git/hooks/pre-commit.sample): git runs a hook named after
 // its event only, so a sample never runs (renaming it onto its event's
 // name is a write of that name, judged as such).
-func inertHookSample(norm string) bool {
+func InertHookSample(norm string) bool {
 	dir, file := path.Split(norm)
 	return strings.HasSuffix(dir, "/.git/hooks/") && strings.HasSuffix(file, ".sample")
 }

@@ -26,6 +26,7 @@ func (c *classifier) exec(p *phaseAcc, r trace.Record) {
 		c.setProcess(r.PID, r.Argv)
 	}
 	c.browserExec(r)
+	c.gitExec(r)
 	if c.in.PlumbingRoot != 0 && r.PID == c.in.PlumbingRoot {
 		c.plumb[r.PID] = true
 	}
@@ -146,6 +147,8 @@ func (c *classifier) clone(p *phaseAcc, r trace.Record) {
 		c.procs[r.Child] = c.procs[r.PID]
 	}
 	c.browser[r.Child] = c.browser[r.PID]
+	c.git[r.Child] = c.git[r.PID]
+	c.forkCwd(r.PID, r.Child, r.CloneFlags)
 	// Only the root's own children are plumbing (the install shell starts
 	// npm); npm's children run the package's lifecycle scripts, and the
 	// first program each runs is a script's shell (see exec).

@@ -3,6 +3,10 @@ package differential
 import (
 	"cmp"
 	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
 // Derived is an emission that follows the planted values: some of its
@@ -141,10 +145,16 @@ func Compare(primary, calibration, variant []Record) []Derived {
 }
 
 // swapped marks the one-sided emissions of a channel that has both
-// kinds.
+// kinds. Not for results and messages: they go to the client whatever the
+// secrets, so one present in some runs and another in others is which
+// calls answered, not a destination chosen (server-github's merge answered
+// in one run's later call and not another's).
 func swapped(out []Derived) {
 	sides := map[string]int{}
 	for _, d := range out {
+		if d.Channel == ChannelResult || d.Channel == ChannelMessage {
+			continue
+		}
 		switch d.Presence {
 		case PresencePrimary:
 			sides[d.Channel] |= 1
@@ -153,7 +163,7 @@ func swapped(out []Derived) {
 		}
 	}
 	for i, d := range out {
-		if d.Presence != "" && sides[d.Channel] == 3 {
+		if d.Presence != "" && sides[d.Channel] == 3 && d.Channel != ChannelResult && d.Channel != ChannelMessage {
 			out[i].Presence = PresenceSwapped
 		}
 	}
@@ -165,7 +175,13 @@ const maxPaired = 64
 
 // bestMatch is the unused record of rs that shares the most fields with
 // r (only the fields of only, when set), then its phase, -1 when none is
-// left. Ties go to the earliest.
+// left. Ties go to the earliest. A call's emissions pair first with the
+// same call's: the runs made the same calls (Derive leaves out those they
+// did not), and a signed request of one call is otherwise the exact twin
+// of another call's request made in the same second of another run (its
+// date and signature): paired with it, its own twin in the variant run,
+// a second later, looked like a difference (@translated/lara-mcp and
+// okx-trade-mcp sign every request over its time).
 func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
 	best, bestN := -1, -1
 	rf := fields(r)
@@ -179,7 +195,10 @@ func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
 				n += 2
 			}
 		}
-		if o.Phase == r.Phase {
+		switch {
+		case o.Phase == r.Phase && strings.HasPrefix(r.Phase, manifest.PhaseCallPrefix):
+			n += 2*MaxFields + 1 // more than any fields can add
+		case o.Phase == r.Phase:
 			n++ // among equals, the same phase
 		}
 		if n > bestN {
@@ -238,6 +257,11 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 // (59 → 00). A secret spelled in decimal differs in far more: its
 // longer numbers, or most of its split ones.
 func clockStep(a, b string) bool {
+	if ta, la, ok := timestamp(a); ok {
+		tb, lb, ok := timestamp(b)
+		d := ta.Sub(tb)
+		return ok && la == lb && d > -4*time.Second && d < 4*time.Second
+	}
 	x, okA := decimal(a)
 	y, okB := decimal(b)
 	if !okA || !okB {

@@ -147,6 +147,18 @@ func TestCompareSwapped(t *testing.T) {
 	if len(got) != 1 || got[0].Presence != PresencePrimary {
 		t.Errorf("one side: %+v", got)
 	}
+	// Results go to the client whatever the secrets: one call answering in
+	// some runs and another in others is no destination chosen.
+	res := func(phase string) Record {
+		r := Record{Phase: phase, Channel: ChannelResult, Dest: "tools/call"}
+		r.AddText("text", "merged")
+		return r
+	}
+	for _, d := range Compare([]Record{res("call:merge#2")}, []Record{res("call:merge#2")}, []Record{res("call:merge#3")}) {
+		if d.Presence == PresenceSwapped {
+			t.Errorf("results swapped: %+v", d)
+		}
+	}
 }
 
 // TestComparePhases: an emission a timer makes lands in startup in one run
@@ -208,5 +220,68 @@ func TestClockStepIsNoDifference(t *testing.T) {
 		if (len(got) > 0) != c.derived {
 			t.Errorf("%s: derived %+v, want %v", c.name, got, c.derived)
 		}
+	}
+}
+
+// TestTimestampsAreTheClock: a timestamp in any of the forms servers send
+// is one field, and two of them a few seconds apart are the clock; a
+// secret that looks like a date in part, or dates far apart, still differ.
+func TestTimestampsAreTheClock(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		step bool
+	}{
+		{"Wed, 02 Dec 2026 09:23:08 GMT", "Wed, 02 Dec 2026 09:23:09 GMT", true},
+		{"2026-12-02T09:23:09.568Z", "2026-12-02T09:23:12.185Z", true},
+		{"2026-12-02T09:23:09+01:00", "2026-12-02T09:23:10+01:00", true},
+		{"2026-12-02 09:23:09", "2026-12-02 09:23:11", true},
+		{"20261202T092309Z", "20261202T092311Z", true},
+		{"2026-12-02T09:23:09.568Z", "2026-12-02T09:23:19.568Z", false},  // ten seconds: not a start a moment later
+		{"Wed, 02 Dec 2026 09:23:08 GMT", "2026-12-02T09:23:08Z", false}, // another form: another field's
+		{"2026-12-02T09:23:09Zsk-ant-1", "2026-12-02T09:23:09Zsk-ant-2", false},
+	} {
+		if got := clockStep(c.a, c.b); got != c.step {
+			t.Errorf("clockStep(%q, %q) = %v, want %v", c.a, c.b, got, c.step)
+		}
+	}
+	toks := tokensKeepingTimes("at 2026-12-02T09:23:09.585Z, took 12 ms; Date: Wed, 02 Dec 2026 09:23:08 GMT end")
+	want := []string{"at", "2026-12-02T09:23:09.585Z", "took", "12", "ms", "Date", "Wed, 02 Dec 2026 09:23:08 GMT", "end"}
+	if fmt.Sprint(toks) != fmt.Sprint(want) {
+		t.Errorf("tokens %q, want %q", toks, want)
+	}
+	// A result that lists a request's time: its milliseconds agreeing by
+	// chance in the runs with the same secrets are no field of their own.
+	res := func(ts string) Record {
+		r := Record{Phase: "call:get_positions", Channel: ChannelResult, Dest: "tools/call"}
+		r.AddText("text", `{"data":{"requestTime":"`+ts+`","n":1}}`)
+		return r
+	}
+	if got := Compare([]Record{res("2026-12-02T09:23:09.585Z")}, []Record{res("2026-12-02T09:23:12.585Z")}, []Record{res("2026-12-02T09:23:11.306Z")}); len(got) != 0 {
+		t.Errorf("a request time's milliseconds: %+v", got)
+	}
+}
+
+// TestSignedRequestsPairWithinTheirCall: a server signs every request over
+// its date with the credential it is given. The primary run's request of
+// one call is the exact twin of the calibration run's request of the next
+// call (the same second); it pairs with its own call's request all the
+// same, and nothing differs. The control signs with a planted secret.
+func TestSignedRequestsPairWithinTheirCall(t *testing.T) {
+	signed := func(phase, date, key string) Record {
+		r := Record{Phase: phase, Channel: ChannelHTTP, Dest: "api.example POST"}
+		r.AddURL("https://api.example/v2/auth")
+		r.AddField("header.x-date", "Wed, 02 Dec 2026 09:23:"+date+" GMT")
+		r.AddField("header.authorization", "Sig:"+xor(key+date, "k"))
+		return r
+	}
+	run := func(key string, d1, d2 string) []Record {
+		return []Record{signed("call:a", d1, key), signed("call:b", d2, key)}
+	}
+	if got := Compare(run("given", "08", "09"), run("given", "07", "08"), run("given", "09", "10")); len(got) != 0 {
+		t.Errorf("signed with the given credential: %+v", got)
+	}
+	got := Compare(run("secretA", "08", "09"), run("secretA", "08", "09"), run("secretB", "08", "09"))
+	if len(got) != 2 || got[0].Fields[0].Name != "header.authorization" {
+		t.Errorf("signed with a planted secret: %+v", got)
 	}
 }

@@ -1,10 +1,14 @@
 package differential
 
 import (
+	"encoding/json"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/argsynth"
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 	"github.com/mcp-audit/mcp-audit/internal/textsafe"
 )
@@ -15,13 +19,49 @@ import (
 // out. The credentials the server was given keep their values in the
 // secrets run, so a request signed with one is no difference; the
 // workspace files (under workspace) do not, so what a call that named
-// them sends or returns follows them, and is marked the caller's.
-func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []Record) []m.DerivedOutput {
-	named := map[string]bool{}
+// them sends or returns follows them, and is marked the caller's, as is
+// what a call after one that set the server's working context to the
+// workspace returns or writes there (git_set_working_dir: a git status
+// shows commit ids, which follow the files' contents). others
+// are the calibration and secrets runs' manifests: a call phase the runs
+// did not fill with the same call (the same tool, set and arguments, a
+// reference counting as its reference, not its value) is not compared,
+// since its records differ by what was asked (a retry one run made
+// shifts the numbering of that tool's later calls). When a limit ended any
+// run (the audit deadline), an emission only some runs made is left out:
+// each run stopped wherever the limit met it.
+func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []Record, others ...*m.Manifest) []m.DerivedOutput {
+	if len(others) > 0 {
+		differ := differentCalls(append([]*m.Manifest{man}, others...))
+		primary, calibration, secrets = without(primary, differ), without(calibration, differ), without(secrets, differ)
+	}
+	named, inContext, args := map[string]bool{}, map[string]bool{}, map[string]string{}
+	context := false // a call set the server's working context to the workspace
 	for _, c := range man.Calls {
-		if strings.Contains(string(c.Args), workspace) {
-			named[c.Phase] = true
+		inWorkspace := strings.Contains(string(c.Args), workspace)
+		named[c.Phase], inContext[c.Phase], args[c.Phase] = inWorkspace, context, string(c.Args)
+		context = context || c.Kind == "tool" && c.Outcome == m.CallOK && argsynth.SetsContext(c.Name) && namesDir(c.Args, workspace)
+	}
+	// In the working context, what the call returns, or writes in a
+	// repository's store in the workspace, is the caller's; what it sends
+	// or writes elsewhere is judged as usual (an encoded credential must
+	// not pass for a commit id).
+	//
+	// What a call that named workspace files sends over the network is
+	// the caller's only where the caller named the place (an upload to
+	// the host in its arguments): a thief that waits for a call reading a
+	// file (or is slow enough to send its startup theft during one) sends
+	// the planted credentials where nobody supplied.
+	caller := func(d Derived) bool {
+		switch {
+		case named[d.Phase] && !network(d.Channel):
+			return true
+		case named[d.Phase] && suppliedDest(d.Channel, d.Dest, args[d.Phase]):
+			return true
+		case inContext[d.Phase]:
+			return d.Channel == ChannelResult || d.Channel == ChannelFile && strings.HasPrefix(d.Dest, "<workspace>/") && strings.Contains(d.Dest, "/.git/")
 		}
+		return false
 	}
 	files := readUserFiles(man, named)
 	// One entry per destination (per call for results): sixteen DNS
@@ -32,8 +72,12 @@ func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []R
 		caller bool
 	}
 	at := map[entry]int{}
+	cut := slices.ContainsFunc(append([]*m.Manifest{man}, others...), func(r *m.Manifest) bool { return r.Outcome.Status == m.StatusKilled })
 	for _, d := range Compare(primary, calibration, secrets) {
-		k := entry{key{channel: d.Channel, dest: d.Dest}, named[d.Phase]}
+		if cut && (d.Presence == PresencePrimary || d.Presence == PresenceVariant) {
+			continue // a run a limit ended stopped at no particular point: what only some runs made before it says nothing
+		}
+		k := entry{key{channel: d.Channel, dest: d.Dest}, caller(d)}
 		if d.Channel == ChannelResult {
 			k.phase = d.Phase
 		}
@@ -52,7 +96,7 @@ func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []R
 			i = len(out)
 			at[k] = i
 			out = append(out, m.DerivedOutput{Phase: d.Phase, Channel: d.Channel, Dest: textsafe.Line(d.Dest, 200), Presence: d.Presence,
-				UserFiles: files, Caller: named[d.Phase]})
+				UserFiles: files, Caller: caller(d)})
 		}
 		o := &out[i]
 		o.Count++
@@ -60,7 +104,7 @@ func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []R
 			o.Presence = "" // a field that differs says more than presence
 		}
 		for _, f := range d.Fields {
-			name := fmt.Sprintf("%s (%d characters)", textsafe.Line(f.Name, 120), len(f.Primary))
+			name := fieldLabel(f)
 			if len(o.Fields) < maxFieldsDerived && !slices.Contains(o.Fields, name) {
 				o.Fields = append(o.Fields, name)
 			}
@@ -72,6 +116,40 @@ func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []R
 		}
 	}
 	return out
+}
+
+// network: a channel that leaves the machine.
+func network(ch string) bool {
+	return ch != ChannelResult && ch != ChannelMessage && ch != ChannelFile
+}
+
+// suppliedDest: the destination's host is one the call's arguments name —
+// the same registrable domain as a host in them (hosts.Extract, which
+// leaves out file names), or the same address. A single label (a Host
+// header of "home" matches any path) never is.
+func suppliedDest(ch, dest, args string) bool {
+	words := strings.Fields(dest)
+	if ch == ChannelService && len(words) > 1 {
+		words = words[1:] // "postgres 10.0.0.9:5432"
+	}
+	if len(words) == 0 {
+		return false
+	}
+	host := words[0]
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.ToLower(host)
+	if !strings.Contains(host, ".") {
+		return false
+	}
+	reg := hosts.Registrable(host)
+	for _, h := range hosts.Extract(args) {
+		if h == host || hosts.Registrable(h) == reg {
+			return true
+		}
+	}
+	return false
 }
 
 // readUserFiles reports whether the run read a file of the workspace (not
@@ -88,4 +166,74 @@ func readUserFiles(man *m.Manifest, named map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// differentCalls are the call phases the runs did not fill with the same
+// call. A restart only one run made is no reason: a server that dies on
+// purpose in one run must not take the later calls out of the comparison.
+func differentCalls(runs []*m.Manifest) map[string]bool {
+	calls := make([]map[string]string, len(runs))
+	phases := map[string]bool{}
+	for i, r := range runs {
+		calls[i] = map[string]string{}
+		for _, c := range r.Calls {
+			calls[i][c.Phase] = fmt.Sprintf("%s\x00%s\x00%s\x00%s", c.Kind, c.Name, c.Set, c.Args)
+			phases[c.Phase] = true
+		}
+	}
+	out := map[string]bool{}
+	for ph := range phases {
+		for i := 1; i < len(calls); i++ {
+			a, okA := calls[0][ph]
+			b, okB := calls[i][ph]
+			if okA != okB || a != b {
+				out[ph] = true
+			}
+		}
+	}
+	return out
+}
+
+// without is rs less the records of the phases in drop.
+func without(rs []Record, drop map[string]bool) []Record {
+	if len(drop) == 0 {
+		return rs
+	}
+	var out []Record
+	for _, r := range rs {
+		if !drop[r.Phase] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// namesDir: one of the arguments is the workspace directory itself (the
+// working directory a setup call sets), not a file in it.
+func namesDir(args []byte, workspace string) bool {
+	var v map[string]any
+	if json.Unmarshal(args, &v) != nil {
+		return false
+	}
+	for _, x := range v {
+		if s, ok := x.(string); ok && strings.TrimSuffix(s, "/") == workspace {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldLabel names a differing field and its size, never its values: the
+// longer of the two runs' (a field one run left short may be long in the
+// other), or, for a lookup's type that is A or AAAA in both runs, that.
+func fieldLabel(f FieldDiff) string {
+	aaaa := func(v string) bool { return v == "A" || v == "AAAA" }
+	if f.Name == "qtype" && aaaa(f.Primary) && aaaa(f.Variant) {
+		return "qtype (A or AAAA)"
+	}
+	n := len(f.Primary)
+	if f.Variant != absent {
+		n = max(n, len(f.Variant))
+	}
+	return fmt.Sprintf("%s (%d characters)", textsafe.Line(f.Name, 120), n)
 }

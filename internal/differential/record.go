@@ -100,7 +100,7 @@ func (r *Record) AddText(prefix, text string) {
 		}
 		return
 	}
-	for i, tok := range Tokens(t) {
+	for i, tok := range tokensKeepingTimes(t) {
 		r.add(prefix+"#"+strconv.Itoa(i), tok)
 	}
 }
@@ -126,7 +126,7 @@ func (r *Record) addJSON(prefix string, v any, depth int) {
 	case string:
 		// A string field can carry text of its own (a Markdown image URL
 		// in a result): its tokens localize what changed in it.
-		toks := Tokens(x)
+		toks := tokensKeepingTimes(x)
 		if len(toks) <= 1 {
 			r.add(prefix, x)
 			return

@@ -130,11 +130,23 @@ func FromTexts(texts []Text, at PhaseAt) []Record {
 
 // Emissions are everything a run (or one of its restarted segments)
 // emitted, placed in the phases of its windows: the sink's log, the
-// texts it said or returned, and the workspace files it wrote.
-func Emissions(events []sinklog.Event, texts []Text, written []classify.WrittenFile, windows []classify.Window, normalize func(string) string) []Record {
+// texts it said or returned, and the workspace files it wrote, less the
+// files that are no output of the server's (classify.ReadBack.Kept), each
+// file in the phase whose trace wrote it last, else at its modification
+// time. A commit of the workspace stores its files, which differ in every
+// run, in objects named by their content, rewrites the index and the logs
+// with the commit's id, and touches the planted objects it already has;
+// that is the repository keeping its work tree, not an emission (a
+// credential there stays a canary hit; sending what git stored is judged
+// where it goes).
+func Emissions(events []sinklog.Event, texts []Text, written []classify.WrittenFile, windows []classify.Window, normalize func(string) string, rb classify.ReadBack) []Record {
 	at := func(t time.Time) string { return classify.PhaseAt(windows, t) }
 	for _, w := range written {
-		texts = append(texts, Text{Time: w.ModTime, Channel: ChannelFile, Dest: normalize(w.Path), Text: string(w.Data)})
+		norm := normalize(w.Path)
+		if rb.Kept[norm] {
+			continue
+		}
+		texts = append(texts, Text{Time: w.ModTime, Phase: rb.Phase[norm], Channel: ChannelFile, Dest: norm, Text: string(w.Data)})
 	}
 	return append(FromSink(events, at), FromTexts(texts, at)...)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-audit/mcp-audit/internal/classify"
 	"github.com/mcp-audit/mcp-audit/internal/sinklog"
 )
 
@@ -63,5 +64,43 @@ func TestLongFieldsCompareByDigest(t *testing.T) {
 	b.AddField("body", pad+"secret-b")
 	if a.Fields[0].Value == b.Fields[0].Value || len(a.Fields[0].Value) > MaxFieldBytes {
 		t.Errorf("bounded values %d and %d bytes, equal %v", len(a.Fields[0].Value), len(b.Fields[0].Value), a.Fields[0].Value == b.Fields[0].Value)
+	}
+}
+
+// TestGitStoreIsNoEmission: a commit of the workspace stores its files in
+// objects named by their content and rewrites the index; written by git's
+// own processes (gitStore) they are not compared, so the runs' different
+// workspace files make no finding there. The same files written by
+// anything else, and a file outside the store, still are.
+func TestGitStoreIsNoEmission(t *testing.T) {
+	norm := func(p string) string { return strings.Replace(p, "/home/dev/workspace", "<workspace>", 1) }
+	run := func(secret string, store classify.ReadBack) []Record {
+		obj := "/home/dev/workspace/.git/objects/" + secret[:2] + "/" + secret
+		return Emissions(nil, nil, []classify.WrittenFile{
+			{Path: obj, Data: []byte("blob " + secret)},
+			{Path: "/home/dev/workspace/.git/index", Data: []byte("DIRC " + secret)},
+			{Path: "/home/dev/workspace/notes.txt", Data: []byte("n " + secret)},
+		}, nil, norm, store)
+	}
+	store := func(secret string) classify.ReadBack {
+		return classify.ReadBack{Kept: map[string]bool{"<workspace>/.git/objects/" + secret[:2] + "/" + secret: true, "<workspace>/.git/index": true},
+			Phase: map[string]string{"<workspace>/notes.txt": "call:write"}}
+	}
+	dests := func(ds []Derived) []string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Dest)
+		}
+		return out
+	}
+	ds := Compare(run("aa11", store("aa11")), run("aa11", store("aa11")), run("bb22", store("bb22")))
+	if got := dests(ds); strings.Join(got, " ") != "<workspace>/notes.txt" {
+		t.Errorf("git's own store: derived %v, want only the work tree file", got)
+	} else if ds[0].Phase != "call:write" {
+		t.Errorf("the file is in phase %q, want the phase whose trace wrote it", ds[0].Phase)
+	}
+	got := dests(Compare(run("aa11", classify.ReadBack{}), run("aa11", classify.ReadBack{}), run("bb22", classify.ReadBack{})))
+	if len(got) != 4 {
+		t.Errorf("the same files written by the server: derived %v, want the objects (each side), the index and the file", got)
 	}
 }

@@ -122,8 +122,11 @@ func (pe *phaseEval) background() map[string]bool {
 // writes, creations, deletions and moves in the workspace (git's own
 // database aside) or in the home outside the dot-directories programs
 // keep their data in, and every file that existed before the run and was
-// destroyed; the server's own data directory is not the user's, and a
-// path it also wrote outside any call is its own timers' work.
+// destroyed; the server's own data directory is not the user's, a path
+// it also wrote outside any call is its own timers' work, and a file an
+// earlier call of another tool was asked to put its output in is that
+// call's late effect (@playwright/mcp's screenshot lands in the next
+// call's window). A file destroyed is listed whoever named it.
 func (pe *phaseEval) userWrites() []string {
 	var out []string
 	seen := map[string]bool{}
@@ -132,7 +135,7 @@ func (pe *phaseEval) userWrites() []string {
 		out = append(out, d.How+" "+d.Path)
 	}
 	for _, f := range pe.phase.Files {
-		if !isWrite(f.Access) || f.Result != m.ResultOK || seen[f.Path] || ownData(pe.own, f.Path) || pe.background()[f.Path] {
+		if !isWrite(f.Access) || f.Result != m.ResultOK || seen[f.Path] || ownData(pe.own, f.Path) || pe.background()[f.Path] || pe.named(f.Path, true) {
 			continue
 		}
 		rel, ws := strings.CutPrefix(f.Path, "<workspace>/")

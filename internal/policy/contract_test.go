@@ -14,7 +14,9 @@ func contractManifest(annotations string, ph m.Phase) *m.Manifest {
 	return &m.Manifest{
 		Target: m.Target{Name: "notes-server", Supplied: []string{"db.supplied.example"}},
 		Tools:  []m.Tool{{Name: "t", Annotations: json.RawMessage(annotations)}},
-		Calls:  []m.Call{{Phase: "call:t", Kind: "tool", Name: "t", Args: json.RawMessage(`{"path":"/home/dev/workspace/README.md"}`)}},
+		Calls: []m.Call{{Phase: "call:shot", Kind: "tool", Name: "shot", Args: json.RawMessage(`{"filename":"shot.png"}`)},
+			{Phase: "call:read", Kind: "tool", Name: "read", Args: json.RawMessage(`{"path":"/home/dev/workspace/plan.md"}`)},
+			{Phase: "call:t", Kind: "tool", Name: "t", Args: json.RawMessage(`{"path":"/home/dev/workspace/README.md","filename":"t-out.png"}`)}},
 		Phases: []m.Phase{{Name: m.PhaseStartup, Network: []m.Connection{{Name: "timer.example", Category: m.ConnEgress}}}, ph},
 	}
 }
@@ -50,6 +52,11 @@ func TestToolContract(t *testing.T) {
 		{"closed world, background host", `{"openWorldHint":false}`, m.Phase{Network: []m.Connection{egress("timer.example")}}, ""},
 		{"closed world, after the answer", `{"openWorldHint":false}`, m.Phase{Network: []m.Connection{{Name: "late.example", Category: m.ConnEgress, AfterAnswer: true}}}, ""},
 		{"unparsable annotations", `{"readOnlyHint":"yes"}`, m.Phase{Files: []m.FileAccess{write("<workspace>/out.txt")}}, ""},
+		{"read-only writes the file its own call named", `{"readOnlyHint":true}`, m.Phase{Files: []m.FileAccess{write("<workspace>/README.md")}}, "t readOnlyHint"},
+		{"read-only, an earlier call's file landing late", `{"readOnlyHint":true}`, m.Phase{Files: []m.FileAccess{write("<workspace>/shot.png")}}, ""},
+		{"read-only destroys a file an earlier call named", `{"readOnlyHint":true}`, m.Phase{Destroyed: []m.DestroyedFile{{Path: "<workspace>/shot.png", How: m.DestroyDeleted}}}, "t readOnlyHint"},
+		{"read-only writes a file an earlier call only read", `{"readOnlyHint":true}`, m.Phase{Files: []m.FileAccess{write("<workspace>/plan.md")}}, "t readOnlyHint"},
+		{"read-only writes the output its own call asked for", `{"readOnlyHint":true}`, m.Phase{Files: []m.FileAccess{write("<workspace>/t-out.png")}}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []Finding

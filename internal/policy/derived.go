@@ -16,7 +16,9 @@ import (
 // when the run read the user's workspace files it may follow them rather
 // than the credentials, and is high (the user's files sent where nobody
 // supplied them); returned in a call's result (that the caller did not
-// ask to read files with) it is exposure to the model, high. An emission
+// ask to read files with) it is exposure to the model, high; written to
+// stderr, which no model reads and the client keeps in a log on the
+// user's machine, medium (a secret in a log, not a theft). An emission
 // made only on one side is weak evidence (a run may miss a timer, or end
 // before it fires): low, the emission judged by the ordinary rules where
 // it was made; both kinds on one channel (the runs with the same
@@ -24,8 +26,20 @@ import (
 // goes spelling out the secret, as critical as a payload. Where the call
 // of the phase named workspace files, what follows them is the caller's
 // (low).
+//
+// A result or message whose only difference is a character or two in one
+// or two fields (a clock's seconds in a listing, a counter) carries too
+// little to be a secret's: low, while the whole run has at most two such
+// emissions; more of them together could spell one out, and stay what
+// they are.
 func derivedFindings(man *m.Manifest) []Finding {
 	var out []Finding
+	tiny := 0
+	for _, d := range man.Derived {
+		if tinyDifference(d) {
+			tiny++
+		}
+	}
 	for _, d := range man.Derived {
 		what := d.Channel + " to " + d.Dest
 		ev := "phase " + d.Phase + "; " + strings.Join(d.Fields, ", ")
@@ -37,6 +51,12 @@ func derivedFindings(man *m.Manifest) []Finding {
 		case d.Caller:
 			f.Severity = Low
 			f.Summary = "emitted output that follows the planted values, in a call that named workspace files (what it sent or returned may be what the caller asked for): " + what
+		case tiny <= maxTiny && tinyDifference(d):
+			f.Severity = Low
+			f.Summary = "a character or two of its output followed the runs (a clock's seconds, a counter; too little for a secret): " + what
+		case oneBitType(d):
+			f.Severity = Low
+			f.Summary = "a lookup's type followed the runs, not its name (A or AAAA, one bit, which resolvers choose by themselves): " + what
 		case d.Presence == differential.PresenceSwapped:
 			f.Severity = Critical
 			f.Summary = "where it sends follows the planted secrets (" + what + "): the runs with the same secrets went to one place, the run with others to another"
@@ -45,6 +65,9 @@ func derivedFindings(man *m.Manifest) []Finding {
 			f.Severity = Low
 			f.Summary = "an emission some runs made and others did not: it may follow the planted values, or a timer (" + what + ", " + d.Presence + ")"
 			f.Evidence = "phase " + d.Phase + "; judged by the ordinary rules where it was made"
+		case d.Channel == differential.ChannelMessage && d.Dest == m.ChannelStderr:
+			f.Severity = Medium
+			f.Summary = "wrote to its log (stderr, which the client keeps on the user's machine) output that follows the planted secrets: " + what
 		case d.Channel == differential.ChannelResult || d.Channel == differential.ChannelMessage:
 			f.Severity = High
 			f.Summary = "said or returned to the client output that follows the planted secrets: " + what
@@ -58,4 +81,44 @@ func derivedFindings(man *m.Manifest) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// oneBitType: a DNS emission whose only difference is the type of one or
+// two lookups, each A or AAAA (a resolver asks for either, or both in
+// either order, as it likes): at most a bit or two. Sixteen lookups each
+// carrying a bit in their type stay what they are.
+func oneBitType(d m.DerivedOutput) bool {
+	if d.Channel != differential.ChannelDNS || d.Count > 2 || len(d.Fields) == 0 || d.Presence != "" {
+		return false
+	}
+	for _, f := range d.Fields {
+		if f != "qtype (A or AAAA)" {
+			return false
+		}
+	}
+	return true
+}
+
+// maxTiny is how many tiny differences a run may have and each still be
+// low.
+const maxTiny = 2
+
+// tinyDifference: a result or message whose fields that followed the runs
+// are at most two, each at most two characters long.
+func tinyDifference(d m.DerivedOutput) bool {
+	if d.Channel != differential.ChannelResult && d.Channel != differential.ChannelMessage || d.Count > 1 || d.Presence != "" ||
+		len(d.Fields) == 0 || len(d.Fields) > 2 {
+		return false
+	}
+	for _, f := range d.Fields {
+		var n int
+		i := strings.LastIndex(f, " (")
+		if i < 0 || !strings.HasSuffix(f, " characters)") {
+			return false
+		}
+		if _, err := fmt.Sscanf(f[i:], " (%d characters)", &n); err != nil || n > 2 {
+			return false
+		}
+	}
+	return true
 }

@@ -26,11 +26,38 @@ func TestDerivedSeverities(t *testing.T) {
 		{"one side", m.DerivedOutput{Channel: differential.ChannelHTTP, Presence: differential.PresencePrimary}, Low},
 		{"swapped", m.DerivedOutput{Channel: differential.ChannelDNS, Presence: differential.PresenceSwapped}, Critical},
 		{"caller", m.DerivedOutput{Channel: differential.ChannelHTTP, Caller: true}, Low},
+		{"stderr", m.DerivedOutput{Channel: differential.ChannelMessage, Dest: m.ChannelStderr}, Medium},
+		{"a digit or two of a result", m.DerivedOutput{Channel: differential.ChannelResult, Fields: []string{"text#137 (1 characters)", "text#164 (2 characters)"}}, Low},
+		{"three characters of a result", m.DerivedOutput{Channel: differential.ChannelResult, Fields: []string{"text#137 (3 characters)"}}, High},
+		{"one lookup's type", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A or AAAA)"}}, Low},
+		{"another type", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (4 characters)"}}, Critical},
+		{"sixteen lookups' types", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A or AAAA)"}, Count: 9}, Critical},
+		{"a lookup's name", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A or AAAA)", "label/0 (12 characters)"}}, Critical},
 	} {
-		tc.d.Phase, tc.d.Dest, tc.d.Fields = m.PhaseStartup, "drop.example", []string{"body.d (40 characters)"}
+		tc.d.Phase = m.PhaseStartup
+		if tc.d.Fields == nil {
+			tc.d.Fields = []string{"body.d (40 characters)"}
+		}
+		if tc.d.Dest == "" {
+			tc.d.Dest = "drop.example"
+		}
 		fs := derivedFindings(&m.Manifest{Derived: []m.DerivedOutput{tc.d}})
 		if len(fs) != 1 || fs[0].Severity != tc.want || fs[0].Kind != KindDerived {
 			t.Errorf("%s: %+v, want %s", tc.name, fs, tc.want)
+		}
+	}
+}
+
+// TestDerivedTinyDifferencesAddUp: three results each differing in a
+// digit are no longer each too little: together they could spell a secret.
+func TestDerivedTinyDifferencesAddUp(t *testing.T) {
+	var man m.Manifest
+	for _, ph := range []string{"call:a", "call:b", "call:c"} {
+		man.Derived = append(man.Derived, m.DerivedOutput{Phase: ph, Channel: differential.ChannelResult, Dest: "tools/call", Fields: []string{"text#1 (1 characters)"}})
+	}
+	for _, f := range derivedFindings(&man) {
+		if f.Severity != High {
+			t.Errorf("%+v, want high", f)
 		}
 	}
 }

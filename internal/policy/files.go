@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-audit/mcp-audit/internal/classify"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -45,7 +46,7 @@ func (pe *phaseEval) loadFinding(f m.FileAccess) (Finding, bool) {
 		return Finding{}, false // removing a file from such a place adds nothing that runs
 	}
 	why := loadPlace(f.Path, pe.phase.Name == m.PhaseInstall)
-	if why == "" || ownData(pe.own, f.Path) || pe.namedByCall(f.Path) {
+	if why == "" || ownData(pe.own, f.Path) || pe.namedByCall(f.Path) || classify.InertHookSample(f.Path) {
 		return Finding{}, false
 	}
 	ev := fmt.Sprintf("%s %s (%s)", f.Access, f.Path, f.Result)

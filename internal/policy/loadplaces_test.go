@@ -57,6 +57,7 @@ func TestLoadPlaces(t *testing.T) {
 		{"startup", "<workspace>/src/index.js", false, "source"},
 		{"startup", "~/.config/foo/plugins", false, "the directory made empty"},
 		{"startup", "<workspace>/src", false, "a directory named src"},
+		{"call:git_init", "<workspace>/.git/hooks/pre-commit.sample", false, "git's sample hook (never runs)"},
 	} {
 		pe := &phaseEval{man: man, phase: m.Phase{Name: tc.phase}, own: ownTokens(man)}
 		cat := layout.Category(tc.path, false, true)

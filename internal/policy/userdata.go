@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
@@ -72,24 +73,67 @@ const maxArgStrings = 256
 // workspace path in its arguments: the file, a directory above it, or a
 // glob that matches it. A value the tool's own schema put there (a
 // default, an enum) is the server's choice, not the caller's.
-func (pe *phaseEval) namedByCall(norm string) bool {
+func (pe *phaseEval) namedByCall(norm string) bool { return pe.named(norm, false) }
+
+// named: the phase's call named the path, or (outputs) asked for its
+// output there, it or a call of another tool made before it, in a
+// parameter named for an output (filename, outputPath, savePath,
+// destination): the caller asked for that file, and it may land in the
+// next call's window (a browser writes a screenshot after it answered).
+// A file a call was asked to read is no output of it, and an earlier call
+// of the same tool does not count: a read-only tool that changes the file
+// it was given, then or on its next call, is still the one that broke
+// the contract.
+func (pe *phaseEval) named(norm string, outputs bool) bool {
 	rel, ok := strings.CutPrefix(norm, "<workspace>/")
 	if !ok {
 		if rel, ok = strings.CutPrefix(norm, "~/"); !ok {
 			return false
 		}
 	}
+	current := ""
 	for _, c := range pe.man.Calls {
-		if c.Phase != pe.phase.Name {
-			continue
+		if c.Phase == pe.phase.Name {
+			current = c.Name
 		}
-		for _, v := range argStrings(c.Args) {
+	}
+	for _, c := range pe.man.Calls {
+		own := c.Phase == pe.phase.Name
+		var vals []string
+		switch {
+		case !outputs && own:
+			vals = argStrings(c.Args)
+		case outputs && (own || c.Name != current):
+			vals = outputArgs(c.Args)
+		}
+		for _, v := range vals {
 			if namesPath(v, rel) && !ServerChosen(pe.man, c, v) {
 				return true
 			}
 		}
+		if own {
+			break
+		}
 	}
 	return false
+}
+
+// reOutputKey is a parameter named for where a call puts its output.
+var reOutputKey = regexp.MustCompile(`(?i)^(file_?name|output.*|save.*|dest|destination.*|target_?(file|path)|export_?path|screenshot_?path)$`)
+
+// outputArgs are the top-level string arguments named for an output.
+func outputArgs(raw json.RawMessage) []string {
+	var v map[string]any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	var out []string
+	for k, x := range v {
+		if s, ok := x.(string); ok && reOutputKey.MatchString(k) && len(out) < maxArgStrings {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // argStrings are the string values in a call's arguments, bounded.

@@ -463,10 +463,15 @@ find "$HOME" -xdev \( -path "${SCAN_DIR:-/nonexistent}" -prune \) -o \( -type f 
 
 # What the server wrote into the workspace, searched for canary values on
 # the host: regular files only (find does not follow links), changed after
-# seeding, bounded in number and size.
+# seeding, bounded in number and size. A repository's config comes first
+# (the host judges what it runs), then the files outside any .git, then a
+# repository's other files, so git's objects cannot crowd the others out.
 if [ -n "$SCAN_DIR" ] && [ -d "$SCAN_DIR" ]; then
 	set -- $SCAN_LIMITS
-	find "$SCAN_DIR" -xdev -type f -cnewer "$D/seeded" -size -"$(($2 + 1))"k -print0 2>/dev/null | head -z -n "$1" |
-		tar -c -f "$D/written.tar" --null --no-recursion -T - 2>/dev/null
+	{
+		find "$SCAN_DIR" -xdev -type f -path '*/.git/config' -cnewer "$D/seeded" -size -"$(($2 + 1))"k -print0 2>/dev/null
+		find "$SCAN_DIR" -xdev -type f ! -path '*/.git/*' -cnewer "$D/seeded" -size -"$(($2 + 1))"k -print0 2>/dev/null
+		find "$SCAN_DIR" -xdev -type f -path '*/.git/*' ! -path '*/.git/config' -cnewer "$D/seeded" -size -"$(($2 + 1))"k -print0 2>/dev/null
+	} | head -z -n "$1" | tar -c -f "$D/written.tar" --null --no-recursion -T - 2>/dev/null
 fi
 exit 0
