@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-audit/mcp-audit/internal/canary"
+	"github.com/mcp-audit/mcp-audit/internal/hosts"
 	m "github.com/mcp-audit/mcp-audit/internal/manifest"
 )
 
@@ -86,11 +87,15 @@ func describeHow(how string) string {
 }
 
 // contentFinding judges a decoy workspace file's content found in what
-// the server emitted (a content canary). Sent over the network where the
-// call did not name the workspace is the user's file sent where nobody
-// supplied (high); sent by a call that named it is the caller's (low: its
-// job, its destination worth seeing). Returned to the client, written to
-// another file or passed to a process, it is what file tools do.
+// the server emitted (a content canary). Sent over the network by a call
+// that named the file (or a directory above it, or a glob matching it),
+// or that named the workspace and the host it went to, it is the
+// caller's (low: its job, its destination worth seeing). Anything else is
+// the user's file sent where nobody supplied it (high): a call that
+// named one file does not excuse the others, nor does a theft that
+// started earlier and landed in the window of a call that reads a file.
+// Returned to the client, written to another file or passed to a
+// process, it is what file tools do.
 func contentFinding(pe *phaseEval, h m.CanaryHit) (Finding, bool) {
 	if h.How != m.HowSent {
 		return Finding{}, false
@@ -100,12 +105,32 @@ func contentFinding(pe *phaseEval, h m.CanaryHit) (Finding, bool) {
 	if h.Encoding != "" && h.Encoding != "raw" {
 		ev += " (" + h.Encoding + "-encoded)"
 	}
-	if isCallPhase(pe.phase.Name) && callNamedWorkspace(pe.man, pe.phase.Name) {
+	if isCallPhase(pe.phase.Name) && (pe.namedByCall(file) || callNamedWorkspace(pe.man, pe.phase.Name) && pe.destSupplied(h.Evidence)) {
 		return Finding{Severity: Low, Kind: KindUserFile, Phase: pe.phase.Name, Subject: h.Canary + " " + h.How,
 			Summary: "sent a workspace file the call named: " + file, Evidence: ev}, true
 	}
 	return Finding{Severity: High, Kind: KindUserFile, Phase: pe.phase.Name, Subject: h.Canary + " " + h.How,
 		Summary: "sent the content of the user's file " + file + " where nobody supplied it", Evidence: ev}, true
+}
+
+// destSupplied reports whether the host a "sent" hit went to was
+// supplied by the configuration or by the phase's call (the host or
+// another of its registrable domain).
+func (pe *phaseEval) destSupplied(evidence string) bool {
+	host := sentTo(evidence)
+	if host == "" {
+		return false
+	}
+	reg := hosts.Registrable(host)
+	if pe.egress.supplied[host] {
+		return true
+	}
+	for h := range pe.egress.byCall[pe.phase.Name] {
+		if h == host || hosts.Registrable(h) == reg {
+			return true
+		}
+	}
+	return false
 }
 
 // callNamedWorkspace reports whether the call of a phase named a path in

@@ -59,3 +59,49 @@ func TestUserData(t *testing.T) {
 		})
 	}
 }
+
+// TestContentSentByWhatTheCallNamed: a workspace file's content sent over
+// the network is the caller's (low) only when the call named that file, a
+// directory above it or a glob matching it, or named the workspace and
+// the host it went to. A call that read one file does not excuse sending
+// the others (a theft begun at startup that lands in its window).
+func TestContentSentByWhatTheCallNamed(t *testing.T) {
+	hit := func(file string) m.CanaryHit {
+		return m.CanaryHit{Canary: "content:<workspace>/" + file, How: m.HowSent, Evidence: "http POST up.files.example/upload"}
+	}
+	for _, tc := range []struct {
+		name string
+		args string
+		want Severity
+	}{
+		{"the file named", `{"path":"/home/dev/workspace/README.md"}`, Low},
+		{"its directory named", `{"dir":"docs"}`, Low},
+		{"a glob matching it", `{"pattern":"docs/*.md"}`, Low},
+		{"the workspace and the host named", `{"root":"/home/dev/workspace","url":"https://up.files.example/upload"}`, Low},
+		{"another host of its domain named", `{"root":"/home/dev/workspace","url":"https://api.files.example/"}`, Low},
+		{"another file named", `{"path":"/home/dev/workspace/notes.md"}`, High},
+		{"the workspace named, not the host", `{"root":"/home/dev/workspace"}`, High},
+		{"the host named, not the workspace", `{"url":"https://up.files.example/upload"}`, High},
+		{"nothing named", `{"text":"hi"}`, High},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			man := &m.Manifest{
+				Tools:  []m.Tool{{Name: "t"}},
+				Calls:  []m.Call{{Phase: "call:t", Kind: "tool", Name: "t", Args: json.RawMessage(tc.args)}},
+				Phases: []m.Phase{{Name: "call:t", Canaries: []m.CanaryHit{hit("docs/plan.md")}}},
+			}
+			if tc.name == "the file named" {
+				man.Phases[0].Canaries = []m.CanaryHit{hit("README.md")}
+			}
+			var got []Severity
+			for _, f := range Evaluate(man, Policy{}) {
+				if f.Kind == KindUserFile {
+					got = append(got, f.Severity)
+				}
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Errorf("user-file findings %v, want one %s", got, tc.want)
+			}
+		})
+	}
+}
