@@ -124,12 +124,15 @@ func TestPlainTheftControls(t *testing.T) {
 
 // TestBenignVariationStaysClean: telemetry with a random id and a
 // timestamp, a request signed with the credential the server is given,
-// an update check that fires only years ahead, a child that ends with the
-// server, and files returned to a caller who named them are no
-// difference: nothing at or above high, nothing derived.
+// requests signed with it over their date (the runs with the same secrets
+// start days apart on the server's clock, so the date and its signature
+// never agree between them by chance), an update check that fires only
+// years ahead, a child that ends with the server, and files returned to a
+// caller who named them are no difference: nothing at or above high,
+// nothing derived.
 func TestBenignVariationStaysClean(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "update-check", "child-exits")
+	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits")
 	fs := findings(man)
 	for _, f := range fs {
 		if f.Severity >= policy.High || f.Kind == policy.KindDerived && f.Severity > policy.Low || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
@@ -152,6 +155,13 @@ func TestBenignVariationStaysClean(t *testing.T) {
 	}
 	if man.Run.WitnessRun != "ran" || len(man.Run.Variants) != 4 {
 		t.Errorf("runs %q %+v", man.Run.WitnessRun, man.Run.Variants)
+	}
+	shift := map[string]int{}
+	for _, v := range man.Run.Variants {
+		shift[v.Name] = v.ClockShiftDays
+	}
+	if p, c := shift["primary run"], shift["calibration run"]; p < 1 || c < 1 || p == c || shift["secrets run"] != p || shift["witness run"] != 0 {
+		t.Errorf("clock shifts (days) %v", shift)
 	}
 }
 

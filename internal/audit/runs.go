@@ -89,6 +89,7 @@ func executeRuns(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, 
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)
 		}
+		p.secret.CalibrationClock(&cal.Spec, p.seed)
 		sec, err := p.forSecrets()
 		if err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrRuntime, err)

@@ -643,7 +643,10 @@ type Variant struct {
 	Launches        int    `json:"launches"`
 	ClockRate       int    `json:"clock_rate"`
 	ClockAheadYears int    `json:"clock_ahead_years,omitempty"`
-	RandomSeed      bool   `json:"random_seed,omitempty"`
+	// ClockShiftDays: the run's clock started this many days ahead of real
+	// time (the traced runs: the calibration run's shift is another).
+	ClockShiftDays int  `json:"clock_shift_days,omitempty"`
+	RandomSeed     bool `json:"random_seed,omitempty"`
 	// Protocol is the revision the run opened with when it was forced
 	// (the era run of a dual-era server).
 	Protocol string `json:"protocol,omitempty"`

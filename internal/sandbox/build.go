@@ -86,6 +86,9 @@ func entryEnv(spec Spec, lim Limits) []string {
 	if spec.ClockAhead > 0 && spec.ClockRate > 1 {
 		env = append(env, "MCP_AUDIT_CLOCK_AHEAD="+strconv.Itoa(min(spec.ClockAhead, 8)))
 	}
+	if spec.ClockShift > 0 && spec.ClockRate > 1 {
+		env = append(env, "MCP_AUDIT_CLOCK_SHIFT="+strconv.Itoa(min(spec.ClockShift, MaxClockShift)))
+	}
 	if spec.Prelaunches > 0 {
 		env = append(env, "MCP_AUDIT_PRELAUNCHES="+strconv.Itoa(min(spec.Prelaunches, 5)))
 	}

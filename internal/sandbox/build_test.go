@@ -148,6 +148,20 @@ func TestEntryEnv(t *testing.T) {
 				"REQUESTS_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt", "CURL_CA_BUNDLE=/etc/ssl/certs/ca-certificates.crt",
 				"GIT_SSL_CAINFO=/etc/ssl/certs/ca-certificates.crt"},
 		},
+		{
+			name: "clock shifted, bounded; no shift without the shim",
+			spec: Spec{User: "dev", UID: 1000, Workdir: "/w", ClockRate: 200, ClockShift: 90 * 86400},
+			want: []string{"MCP_AUDIT_USER=dev", "MCP_AUDIT_UID=1000", "MCP_AUDIT_TRACE_SET=" + strings.Join(TraceSet, ","),
+				"MCP_AUDIT_STRSIZE=4096", "MCP_AUDIT_WORKDIR=/w", "MCP_AUDIT_WATCHDOG=900", "MCP_AUDIT_CANARY_FILES=",
+				"MCP_AUDIT_SCAN_DIR=", "MCP_AUDIT_SCAN_LIMITS=64 256", "MCP_AUDIT_CLOCK_SHIFT=5184000", "MCP_AUDIT_CLOCK_RATE=200"},
+		},
+		{
+			name: "a shift without the shim is none",
+			spec: Spec{User: "dev", UID: 1000, Workdir: "/w", ClockRate: 1, ClockShift: 86400},
+			want: []string{"MCP_AUDIT_USER=dev", "MCP_AUDIT_UID=1000", "MCP_AUDIT_TRACE_SET=" + strings.Join(TraceSet, ","),
+				"MCP_AUDIT_STRSIZE=4096", "MCP_AUDIT_WORKDIR=/w", "MCP_AUDIT_WATCHDOG=900", "MCP_AUDIT_CANARY_FILES=",
+				"MCP_AUDIT_SCAN_DIR=", "MCP_AUDIT_SCAN_LIMITS=64 256"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

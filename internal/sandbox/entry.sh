@@ -31,13 +31,15 @@ INSTALL_GID="${MCP_AUDIT_INSTALL_GID:-}"
 INSTALL_TIMEOUT="${MCP_AUDIT_INSTALL_TIMEOUT:-300}"
 CLOCK_RATE="${MCP_AUDIT_CLOCK_RATE:-1}"
 CLOCK_AHEAD="${MCP_AUDIT_CLOCK_AHEAD:-}"
+CLOCK_SHIFT="${MCP_AUDIT_CLOCK_SHIFT:-0}"
+case "$CLOCK_SHIFT" in '' | *[!0-9]*) CLOCK_SHIFT=0 ;; esac
 WRITABLE_SRC="${MCP_AUDIT_WRITABLE_SRC:-}"
 WRITABLE_DST="${MCP_AUDIT_WRITABLE_DST:-}"
 PLAYWRIGHT="${MCP_AUDIT_PLAYWRIGHT:-}"
 unset MCP_AUDIT_USER MCP_AUDIT_UID MCP_AUDIT_TRACE_SET MCP_AUDIT_STRSIZE MCP_AUDIT_WORKDIR MCP_AUDIT_WATCHDOG MCP_AUDIT_CANARY_FILES MCP_AUDIT_NOTRACE
 unset MCP_AUDIT_SCAN_DIR MCP_AUDIT_SCAN_LIMITS MCP_AUDIT_COVERAGE_DIR MCP_AUDIT_MACHINE_ID MCP_AUDIT_PRELAUNCHES
 unset MCP_AUDIT_INSTALL_DIR MCP_AUDIT_INSTALL_SCRIPT MCP_AUDIT_INSTALL_GID MCP_AUDIT_INSTALL_TIMEOUT
-unset MCP_AUDIT_CLOCK_RATE MCP_AUDIT_CLOCK_AHEAD MCP_AUDIT_WRITABLE_SRC MCP_AUDIT_WRITABLE_DST MCP_AUDIT_PLAYWRIGHT
+unset MCP_AUDIT_CLOCK_RATE MCP_AUDIT_CLOCK_AHEAD MCP_AUDIT_CLOCK_SHIFT MCP_AUDIT_WRITABLE_SRC MCP_AUDIT_WRITABLE_DST MCP_AUDIT_PLAYWRIGHT
 # An OCI image brings none of the programs used here: mcp-audit's own come
 # from MCP_AUDIT_TOOLS (see sandbox/oci.go). The server keeps its PATH.
 SERVER_PATH="$PATH" STRACE=strace AWK=awk TOOLS="${MCP_AUDIT_TOOLS:-}"
@@ -275,7 +277,9 @@ fi
 # a file libfaketime re-reads once a second (cache 0: when the whole
 # second of real time changed since its last read): real time ("+0 x1")
 # while the client talks to the server, so the server's own network
-# timeouts stay real; on SIGUSR1 from the host (the idle phase begins) the
+# timeouts stay real, started CLOCK_SHIFT seconds ahead ("+SHIFT x1": the
+# traced runs of an audit start days apart, so what follows the time
+# varies between the runs with the same secrets); on SIGUSR1 from the host (the idle phase begins) the
 # file is replaced, by a rename, with "+0 xCLOCK_RATE". The file is root's
 # and only readable by the server.
 CLOCK_LIB=
@@ -289,7 +293,7 @@ if [ "$CLOCK_RATE" != 1 ]; then
 		[ -f "$lib" ] && CLOCK_LIB="$lib"
 	done
 	if [ -n "$CLOCK_LIB" ] && mkdir -p -m 0755 "$CLOCK_DIR" && chmod 0755 "$CLOCK_DIR" &&
-		echo "+0 x1" >"$CLOCK_DIR/rate" && chmod 0644 "$CLOCK_DIR/rate"; then
+		echo "+$CLOCK_SHIFT x1" >"$CLOCK_DIR/rate" && chmod 0644 "$CLOCK_DIR/rate"; then
 		CLOCK_FILE="$CLOCK_DIR/rate"
 		CLOCK_PRELOAD="LD_PRELOAD=$CLOCK_LIB"
 		CLOCK_FT="FAKETIME_TIMESTAMP_FILE=$CLOCK_FILE"

@@ -1,7 +1,9 @@
 package sandbox_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"strings"
@@ -101,5 +103,51 @@ func TestIOURingRefused(t *testing.T) {
 	}
 	if !strings.Contains(string(trace), `"/etc/hostname"`) {
 		t.Errorf("the read fell back to a traced openat? trace:\n%s", trace)
+	}
+}
+
+// TestClockShift: with the clock shim, the server's clock (and a child's)
+// starts ClockShift seconds ahead of real time and runs at real speed
+// until the idle phase; the monotonic clock's waits stay real.
+func TestClockShift(t *testing.T) {
+	img := testenv.Image(t)
+	sb := &sandbox.Sandbox{Engine: testenv.Engine(t)}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	const shift = 3*86400 + 7*3600 + 11*60 + 13
+	prog := `
+const { execFileSync } = require('child_process');
+const t0 = Date.now();
+setTimeout(() => {
+  const child = Number(execFileSync('date', ['+%s']).toString());
+  console.log(JSON.stringify({ now: t0, waited: Date.now() - t0, child }));
+}, 1500);
+`
+	before := time.Now()
+	run, err := sb.Start(ctx, sandbox.Spec{
+		Image: img, User: "dev", UID: 1000, Home: "/home/dev", Workdir: "/home/dev",
+		Cmd: []string{"node", "-e", prog}, ClockRate: 200, ClockShift: shift,
+		Env: []string{"HOME=/home/dev", "PATH=/usr/local/bin:/usr/bin:/bin"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer run.Remove()
+	out, _ := io.ReadAll(run.Stdout)
+	<-run.Done()
+	after := time.Now()
+	var got struct{ Now, Waited, Child int64 }
+	if err := json.Unmarshal(bytes.TrimSpace(out), &got); err != nil {
+		t.Fatalf("stdout %q (stderr %q): %v", out, run.Stderr(), err)
+	}
+	now := time.UnixMilli(got.Now)
+	if now.Before(before.Add(shift*time.Second-time.Second)) || now.After(after.Add(shift*time.Second+time.Second)) {
+		t.Errorf("the server's clock read %v, want %v ahead of %v..%v", now, time.Duration(shift)*time.Second, before, after)
+	}
+	if d := got.Child - got.Now/1000; d < -1 || d > 5 {
+		t.Errorf("the child's clock is %d s from the server's", d)
+	}
+	if got.Waited < 1400 || got.Waited > 10000 {
+		t.Errorf("a 1.5 s wait took %d ms of the server's time", got.Waited)
 	}
 }

@@ -123,6 +123,12 @@ type Spec struct {
 	// clock shim switches to its rate (the idle phase): a release that
 	// turns hostile at a date meets one.
 	ClockAhead int
+	// ClockShift starts the server's clock this many seconds ahead of real
+	// time (with the clock shim: ClockRate above 1), until the idle phase
+	// moves it ClockAhead years ahead. The traced runs of an audit start
+	// days apart, so a field that follows the time never agrees between
+	// the runs with the same secrets by their starting in the same second.
+	ClockShift int
 	// CoverageDir, when set, is made for the server's user before it
 	// starts, and the regular files node leaves in it (V8 coverage, when
 	// the server's environment sets NODE_V8_COVERAGE to it) are read back
@@ -203,3 +209,7 @@ func (l Limits) withDefaults() Limits {
 // the last read (within a second, 0.99 s the most of 20 measured; with the
 // cache at 1 s, the first design, up to two seconds), not on every call.
 const ClockNoticeMax = time.Second
+
+// MaxClockShift bounds Spec.ClockShift: 60 days, well inside the sink's
+// certificates (valid from an hour before they are made).
+const MaxClockShift = 60 * 24 * 3600

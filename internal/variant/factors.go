@@ -3,6 +3,7 @@ package variant
 import (
 	"encoding/hex"
 	"fmt"
+	"strconv"
 )
 
 // Identity is what a run looks like from inside: its user, home, host
@@ -80,3 +81,31 @@ func (s Secret) YearsAhead(seed string) int { return 2 + s.Pick(4, seed, "years"
 // RandomSeed seeds the traced runs' Math.random (node --random-seed), so
 // the runs that share their secrets differ in as little as possible.
 func (s Secret) RandomSeed(seed string) int { return 1 + s.Pick(1<<30, seed, "random") }
+
+// ClockShifts are how far ahead of real time the traced runs' clocks
+// start (seconds): one for the primary and secrets runs, another for the
+// calibration run. They differ in the day, the hour, the minute and the
+// second, so a field that follows the time (a signed request's date and
+// its signature, a log time, epoch seconds) differs between the two runs
+// with the same secrets, and is the noise it is, rather than agreeing
+// when those runs happen to start in the same second while the secrets
+// run starts in the next (@translated/lara-mcp signs every request over
+// an x-lara-date header). Both come from one distribution (1 to 14 days
+// and a time of day), assigned at random to the runs, so no run can tell
+// from its own clock which one it is.
+func (s Secret) ClockShifts(seed string) (primary, calibration int) {
+	parts := func(n, k int) (int, int) { // two distinct values below n
+		a := s.Pick(n, seed, "shift", strconv.Itoa(k))
+		return a, (a + 1 + s.Pick(n-1, seed, "shift-other", strconv.Itoa(k))) % n
+	}
+	d1, d2 := parts(14, 0)
+	h1, h2 := parts(24, 1)
+	m1, m2 := parts(60, 2)
+	s1, s2 := parts(60, 3)
+	a := 86400*(1+d1) + 3600*h1 + 60*m1 + s1
+	b := 86400*(1+d2) + 3600*h2 + 60*m2 + s2
+	if s.Pick(2, seed, "shift-order") == 1 {
+		a, b = b, a
+	}
+	return a, b
+}

@@ -21,13 +21,21 @@ const RandomSeedFlag = "--random-seed="
 // Traced is what the traced runs (primary, calibration, secrets) share
 // beyond the defaults: the canonical machine id, Math.random seeded
 // (fixed per package version: the runs that share their secrets differ
-// in as little as possible), and the clock moved years ahead in idle.
+// in as little as possible), the clock started days ahead (the primary's
+// shift: the calibration run takes the other, CalibrationClock) and moved
+// years ahead in idle.
 func (s Secret) Traced(spec *sandbox.Spec, seed string) {
 	spec.MachineID = Canonical.MachineID
 	spec.ClockAhead = s.YearsAhead(seed)
+	spec.ClockShift, _ = s.ClockShifts(seed)
 	if len(spec.Cmd) > 0 && path.Base(spec.Cmd[0]) == "node" {
 		spec.Cmd = slices.Insert(slices.Clone(spec.Cmd), 1, RandomSeedFlag+strconv.Itoa(s.RandomSeed(seed)))
 	}
+}
+
+// CalibrationClock gives the calibration run's spec its own clock shift.
+func (s Secret) CalibrationClock(spec *sandbox.Spec, seed string) {
+	_, spec.ClockShift = s.ClockShifts(seed)
 }
 
 // WitnessSpec gives a spec of the canonical identity the witness run's
@@ -110,7 +118,7 @@ func MovePath(s, from, to string) string {
 func Describe(spec sandbox.Spec, name, secrets, client, clientEnv string) m.Variant {
 	return m.Variant{Name: name, Tracer: !spec.NoTrace, Secrets: secrets, User: spec.User, Hostname: cmp.Or(spec.Hostname, sandbox.Hostname),
 		MachineID: spec.MachineID, AnswerNet: cmp.Or(spec.Net.AnswerNet, sinklog.FakeNet), Client: client, ClientEnv: clientEnv,
-		Launches: 1 + spec.Prelaunches, ClockRate: spec.ClockRate, ClockAheadYears: spec.ClockAhead,
+		Launches: 1 + spec.Prelaunches, ClockRate: spec.ClockRate, ClockAheadYears: spec.ClockAhead, ClockShiftDays: shiftDays(spec),
 		RandomSeed: slices.ContainsFunc(spec.Cmd, func(a string) bool { return strings.HasPrefix(a, RandomSeedFlag) })}
 }
 
@@ -145,4 +153,14 @@ func AddedArgs(cmd []string) []string {
 		}
 	}
 	return out
+}
+
+// shiftDays is a run's clock shift in whole days, normalized for the
+// manifest (the seconds come from the installation secret); 0 without the
+// clock shim.
+func shiftDays(spec sandbox.Spec) int {
+	if spec.ClockRate <= 1 {
+		return 0
+	}
+	return spec.ClockShift / 86400
 }

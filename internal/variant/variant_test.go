@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -173,5 +174,49 @@ func TestMoveParams(t *testing.T) {
 	p := map[string]any{"x": 1}
 	if got := MoveParams(p, "/home/dev", "/home/dev"); got == nil {
 		t.Error("nil")
+	}
+}
+
+// TestClockShifts: the primary's and the calibration run's clocks start
+// 1 to 14 days ahead, apart in the day, the hour, the minute and the
+// second (a date to any of those units differs between them), the same
+// on every audit of a version on an installation, and neither run can
+// tell from its own shift which one it is: over many versions, each is
+// the larger about half the time.
+func TestClockShifts(t *testing.T) {
+	s := Secret("installation")
+	larger := 0
+	for i := range 400 {
+		seed := "pkg@1.0." + strconv.Itoa(i)
+		a, b := s.ClockShifts(seed)
+		if a2, b2 := s.ClockShifts(seed); a2 != a || b2 != b {
+			t.Fatalf("%s: not stable: %d %d, then %d %d", seed, a, b, a2, b2)
+		}
+		for _, x := range []int{a, b} {
+			if x < 86400 || x >= 15*86400 {
+				t.Fatalf("%s: shift %d out of 1 to 14 days", seed, x)
+			}
+		}
+		for _, unit := range []int{86400, 3600, 60, 1} {
+			if a/unit == b/unit {
+				t.Fatalf("%s: shifts %d and %d agree to the unit %d", seed, a, b, unit)
+			}
+		}
+		if a%60 == b%60 || a/60%60 == b/60%60 || a/3600%24 == b/3600%24 {
+			t.Fatalf("%s: shifts %d and %d share a second, minute or hour of the day", seed, a, b)
+		}
+		if a > b {
+			larger++
+		}
+	}
+	if larger < 150 || larger > 250 {
+		t.Errorf("the primary's shift is the larger in %d of 400", larger)
+	}
+	spec := sandbox.Spec{}
+	s.Traced(&spec, "pkg@1.0.0")
+	cal := spec
+	s.CalibrationClock(&cal, "pkg@1.0.0")
+	if a, b := s.ClockShifts("pkg@1.0.0"); spec.ClockShift != a || cal.ClockShift != b {
+		t.Errorf("traced %d, calibration %d, want %d and %d", spec.ClockShift, cal.ClockShift, a, b)
 	}
 }
