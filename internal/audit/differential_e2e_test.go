@@ -168,7 +168,10 @@ func TestBenignVariationStaysClean(t *testing.T) {
 // TestWorkspaceUploaded: every workspace file sent to the package's own
 // homepage is the user's files sent where nobody supplied them, whether
 // as it is (the content canaries) or gzipped and base64-encoded (it
-// follows the files' contents, which the secrets run varies).
+// follows the files' contents, which the secrets run varies). The upload
+// is made at startup, and on a loaded machine lands in the window of the
+// first call, read_file: only the file that call named is the caller's
+// there, every other file is high.
 func TestWorkspaceUploaded(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"upload-plain", "upload-encoded"} {
@@ -180,8 +183,28 @@ func TestWorkspaceUploaded(t *testing.T) {
 			if f == nil || f.Severity < policy.High {
 				t.Errorf("the upload is not derived at high: %+v; derived %+v", f, man.Derived)
 			}
-			if mode == "upload-plain" && !hasFinding(fs, policy.KindUserFile, policy.High, "content:<workspace>/README.md") {
-				t.Errorf("the plain upload is no user-file finding; findings:")
+			if mode != "upload-plain" {
+				return
+			}
+			high := 0
+			for _, f := range fs {
+				if f.Kind != policy.KindUserFile {
+					continue
+				}
+				file := strings.TrimPrefix(strings.Fields(f.Subject)[0], "content:<workspace>/")
+				named := false
+				for _, c := range man.Calls {
+					named = named || c.Phase == f.Phase && strings.Contains(string(c.Args), file)
+				}
+				switch {
+				case f.Severity == policy.High:
+					high++
+				case !named:
+					t.Errorf("a file no call named, sent, is %s: %s", f.Severity, f.Subject)
+				}
+			}
+			if high < 4 {
+				t.Errorf("the plain upload is %d high user-file findings; findings:", high)
 				logFindings(t, fs)
 			}
 		})
