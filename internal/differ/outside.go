@@ -60,7 +60,7 @@ func OutsideOnlyIn(traced, witness *Outside, tracedProgs map[string]bool) map[st
 		out["file watcher lost events"] = []string{"the witness run's file watcher lost events (its queue overflowed under a flood of opens, or more programs than it keeps): a program or decoy read may be missing from this comparison"}
 	}
 	for p, size := range witness.Home {
-		if _, ok := traced.Home[p]; ok || isHomeNoise(p) || sameCacheDir(p, traced.Home) {
+		if _, ok := traced.Home[p]; ok || isHomeNoise(p) || sameCacheDir(p, traced.Home) || sameButDated(p, traced.Home) {
 			continue
 		}
 		out["home file "+textsafe.Line(p, 200)+" changed"] = []string{"after the run: " + textsafe.Line(p, 200) + " new or changed, " + size + " bytes"}
@@ -115,6 +115,29 @@ func sameCacheDir(p string, traced map[string]string) bool {
 	}
 	return false
 }
+
+// sameButDated: the traced run changed the same file once the dates in
+// the names are set aside (a log per day: okx-trade-mcp's
+// ~/.okx/logs/trade-2026-12-02.log). The traced runs' clock starts days
+// ahead of the witness run's real one, so a file named after the day is
+// another name in each, written by the same code.
+func sameButDated(p string, traced map[string]string) bool {
+	shape := reDate.ReplaceAllString(p, "<date>")
+	if shape == p {
+		return false
+	}
+	for q := range traced {
+		if reDate.ReplaceAllString(q, "<date>") == shape {
+			return true
+		}
+	}
+	return false
+}
+
+// reDate is a calendar date in a name (2026-12-02, 2026_12_02,
+// 2026.12.02, 20261202), with a time of day after it when there is one
+// (T17-38-41, _173841).
+var reDate = regexp.MustCompile(`(?:19|20)\d\d(?:-(?:0[1-9]|1[0-2])-|_(?:0[1-9]|1[0-2])_|\.(?:0[1-9]|1[0-2])\.|(?:0[1-9]|1[0-2]))(?:0[1-9]|[12]\d|3[01])(?:[T_ -]?[01]\d|[T_ -]?2[0-3])?(?:[-:.]?[0-5]\d){0,2}`)
 
 // reRandomPart is a name's part a program makes up: a run of hex digits
 // with at least one digit, or of digits, six or more long.

@@ -232,3 +232,37 @@ func TestBrowserProfileAndLauncher(t *testing.T) {
 		t.Errorf("a browser only the witness ran is no difference: %v", got)
 	}
 }
+
+// TestDatedHomeFiles: a file named after the day (a log per day) is the
+// same file in the witness run, whose clock is the real one, and in the
+// traced run, whose clock starts days ahead; another name, or a dated
+// file the traced run did not write at that place, still differs.
+func TestDatedHomeFiles(t *testing.T) {
+	t.Parallel()
+	traced := outsideOf(nil, nil, []string{"120 /home/dev/.okx/logs/trade-2026-12-05.log", "9 /home/dev/.app/snap_20261205T101112.json"})
+	witness := outsideOf(nil, nil, []string{"118 /home/dev/.okx/logs/trade-2026-12-02.log", "9 /home/dev/.app/snap_20261202T091011.json",
+		"7 /home/dev/.okx/logs/audit-2026-12-02.log", "5 /home/dev/.config/autostart/run-2026-12-02.desktop"})
+	got := OutsideOnlyIn(traced, witness, nil)
+	var subjects []string
+	for k := range got {
+		subjects = append(subjects, k)
+	}
+	want := []string{"home file ~/.config/autostart/run-2026-12-02.desktop changed", "home file ~/.okx/logs/audit-2026-12-02.log changed"}
+	if diff := cmp.Diff(want, slices.Sorted(slices.Values(subjects))); diff != "" {
+		t.Errorf("subjects (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		in, want string
+	}{
+		{"trade-2026-12-02.log", "trade-<date>.log"},
+		{"x_2026_01_31_y", "x_<date>_y"},
+		{"2026.12.02", "<date>"},
+		{"snap_20261202T091011.json", "snap_<date>.json"},
+		{"build-2026-13-02", "build-2026-13-02"},
+		{"v1234567", "v1234567"},
+	} {
+		if got := reDate.ReplaceAllString(tc.in, "<date>"); got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
