@@ -223,13 +223,26 @@ func namesDir(args []byte, workspace string) bool {
 	return false
 }
 
+// Labels of a lookup type's difference between the types a resolver asks
+// for by itself.
+const (
+	QtypeAddress        = "qtype (A or AAAA)"
+	QtypeAddressOrHTTPS = "qtype (A, AAAA or HTTPS)"
+)
+
 // fieldLabel names a differing field and its size, never its values: the
 // longer of the two runs' (a field one run left short may be long in the
-// other), or, for a lookup's type that is A or AAAA in both runs, that.
+// other), or, for a lookup's type that is A or AAAA in both runs, that;
+// A, AAAA or HTTPS (the service binding a browser asks for beside the
+// addresses), that.
 func fieldLabel(f FieldDiff) string {
 	aaaa := func(v string) bool { return v == "A" || v == "AAAA" }
-	if f.Name == "qtype" && aaaa(f.Primary) && aaaa(f.Variant) {
-		return "qtype (A or AAAA)"
+	https := func(v string) bool { return aaaa(v) || v == "HTTPS" }
+	switch {
+	case f.Name == "qtype" && aaaa(f.Primary) && aaaa(f.Variant):
+		return QtypeAddress
+	case f.Name == "qtype" && https(f.Primary) && https(f.Variant):
+		return QtypeAddressOrHTTPS
 	}
 	n := len(f.Primary)
 	if f.Variant != absent {

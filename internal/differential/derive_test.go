@@ -196,6 +196,8 @@ func TestFieldLabel(t *testing.T) {
 	}{
 		{FieldDiff{Name: "text#3", Primary: "7", Variant: "Z2hwX0FBQUE="}, "text#3 (12 characters)"},
 		{FieldDiff{Name: "qtype", Primary: "A", Variant: "AAAA"}, "qtype (A or AAAA)"},
+		{FieldDiff{Name: "qtype", Primary: "HTTPS", Variant: "A"}, "qtype (A, AAAA or HTTPS)"},
+		{FieldDiff{Name: "qtype", Primary: "TXT", Variant: "HTTPS"}, "qtype (5 characters)"},
 		{FieldDiff{Name: "qtype", Primary: "A", Variant: "NULL"}, "qtype (4 characters)"},
 		{FieldDiff{Name: "body", Primary: "abc", Variant: absent}, "body (3 characters)"},
 	} {

@@ -56,7 +56,7 @@ func derivedFindings(man *m.Manifest) []Finding {
 			f.Summary = "a character or two of its output followed the runs (a clock's seconds, a counter; too little for a secret): " + what
 		case oneBitType(d):
 			f.Severity = Low
-			f.Summary = "a lookup's type followed the runs, not its name (A or AAAA, one bit, which resolvers choose by themselves): " + what
+			f.Summary = "a lookup's type followed the runs, not its name (A, AAAA or HTTPS, a bit or two, which resolvers choose by themselves): " + what
 		case d.Presence == differential.PresenceSwapped:
 			f.Severity = Critical
 			f.Summary = "where it sends follows the planted secrets (" + what + "): the runs with the same secrets went to one place, the run with others to another"
@@ -85,14 +85,16 @@ func derivedFindings(man *m.Manifest) []Finding {
 
 // oneBitType: a DNS emission whose only difference is the type of one or
 // two lookups, each A or AAAA (a resolver asks for either, or both in
-// either order, as it likes): at most a bit or two. Sixteen lookups each
+// either order, as it likes) or HTTPS (Chromium asks for the service
+// binding beside them, in idle as its timers decide: server-puppeteer's
+// and mcp-webresearch's google.com lookups): at most a bit or two. Sixteen lookups each
 // carrying a bit in their type stay what they are.
 func oneBitType(d m.DerivedOutput) bool {
 	if d.Channel != differential.ChannelDNS || d.Count > 2 || len(d.Fields) == 0 || d.Presence != "" {
 		return false
 	}
 	for _, f := range d.Fields {
-		if f != "qtype (A or AAAA)" {
+		if f != differential.QtypeAddress && f != differential.QtypeAddressOrHTTPS {
 			return false
 		}
 	}
