@@ -110,13 +110,13 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			if i == maxPaired {
 				break
 			}
-			ci := bestMatch(pr, cs, usedC, nil)
+			ci := bestMatch(pr, cs, usedC, nil, true)
 			if ci < 0 {
 				break
 			}
 			usedC[ci] = true
 			stable := stableFields(pr, cs[ci])
-			vi := bestMatch(pr, vs, usedV, stable)
+			vi := bestMatch(pr, vs, usedV, stable, false)
 			if vi < 0 {
 				break
 			}
@@ -175,14 +175,20 @@ const maxPaired = 64
 
 // bestMatch is the unused record of rs that shares the most fields with
 // r (only the fields of only, when set), then its phase, -1 when none is
-// left. Ties go to the earliest. A call's emissions pair first with the
-// same call's: the runs made the same calls (Derive leaves out those they
-// did not), and a signed request of one call is otherwise the exact twin
-// of another call's request made in the same second of another run (its
-// date and signature): paired with it, its own twin in the variant run,
-// a second later, looked like a difference (@translated/lara-mcp and
-// okx-trade-mcp sign every request over its time).
-func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
+// left. Ties go to the earliest. With callFirst (the calibration run), a
+// call's emissions pair first with the same call's: the runs made the
+// same calls (Derive leaves out those they did not), and a signed request
+// of one call is otherwise the exact twin of another call's request made
+// in the same second of another run (its date and signature), which, with
+// the clock shim off (the runs then share a clock), made its own twin in
+// the variant run look like a difference (@translated/lara-mcp signs
+// every request over its time). The variant run pairs by the fields that
+// did not vary, the phase only breaking ties: a request a slow call left
+// running lands in the next call's window in one run and not another
+// (@pinecone-database/mcp's client requests, under calls that timed
+// out), and paired by phase with the other request there, its user agent
+// looked secret-derived.
+func bestMatch(r Record, rs []Record, used []bool, only map[string]bool, callFirst bool) int {
 	best, bestN := -1, -1
 	rf := fields(r)
 	for i, o := range rs {
@@ -196,7 +202,7 @@ func bestMatch(r Record, rs []Record, used []bool, only map[string]bool) int {
 			}
 		}
 		switch {
-		case o.Phase == r.Phase && strings.HasPrefix(r.Phase, manifest.PhaseCallPrefix):
+		case callFirst && o.Phase == r.Phase && strings.HasPrefix(r.Phase, manifest.PhaseCallPrefix):
 			n += 2*MaxFields + 1 // more than any fields can add
 		case o.Phase == r.Phase:
 			n++ // among equals, the same phase

@@ -285,3 +285,27 @@ func TestSignedRequestsPairWithinTheirCall(t *testing.T) {
 		t.Errorf("signed with a planted secret: %+v", got)
 	}
 }
+
+// TestVariantPairsByContent: two requests a call left running land in the
+// next call's window in the secrets run and not in the others; paired by
+// what did not vary, not by the window, nothing differs. A request that
+// carries the secret still does.
+func TestVariantPairsByContent(t *testing.T) {
+	get := func(phase, agent string) Record {
+		r := Record{Phase: phase, Channel: ChannelHTTP, Dest: "api.example GET"}
+		r.AddURL("https://api.example/indexes")
+		r.AddField("header.user-agent", agent)
+		return r
+	}
+	same := []Record{get("call:create#4", "control-plane/1.0"), get("call:create#5", "inference/1.0")}
+	swapped := []Record{get("call:create#4", "inference/1.0"), get("call:create#5", "control-plane/1.0")}
+	if got := Compare(same, same, swapped); len(got) != 0 {
+		t.Errorf("requests in each other's windows: %+v", got)
+	}
+	secret := func(s string) []Record {
+		return []Record{get("call:create#4", "control-plane/1.0 "+xor(s, "k")), get("call:create#5", "inference/1.0")}
+	}
+	if got := Compare(secret("secretA"), secret("secretA"), secret("secretB")); len(got) != 1 || got[0].Fields[0].Name != "header.user-agent" {
+		t.Errorf("a user agent carrying the secret: %+v", got)
+	}
+}
