@@ -153,7 +153,7 @@ func Evaluate(man *m.Manifest, pol Policy) []Finding {
 	out = append(out, injectionFindings(man)...)
 	out = append(out, listChangeFindings(man)...)
 	out = append(out, outcomeFindings(man)...)
-	out = append(out, witnessFindings(man)...)
+	out = append(out, witnessFindings(man, egress)...)
 	out = append(out, derivedFindings(man)...)
 	out = append(out, xheaderFindings(man)...)
 	out = append(out, eraFindings(man)...)

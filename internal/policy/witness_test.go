@@ -21,7 +21,7 @@ func TestWitnessOwnData(t *testing.T) {
 			{Subject: "host collect.example", Traced: "nothing", Witness: "startup: POST collect.example"},
 		}}
 	got := map[string]Finding{}
-	for _, f := range witnessFindings(man) {
+	for _, f := range witnessFindings(man, newEgressContext(man)) {
 		got[f.Subject] = f
 	}
 	if f := got["home file ~/.cache/ms-playwright-mcp/mcp-chrome-8c2ba53/Default/Trust Tokens changed"]; f.Severity != Medium || f.Kind != KindEnvironment {
@@ -31,6 +31,53 @@ func TestWitnessOwnData(t *testing.T) {
 		"home file ~/.cache/ms-playwright-mcp/extensions/x/main.js changed"} {
 		if f := got[s]; f.Severity != Critical || f.Kind != KindAntiAnalysis {
 			t.Errorf("%s: %+v", s, f)
+		}
+	}
+}
+
+// TestWitnessWhatTheCallAskedFor: a clone that reached the host its call
+// named only in the witness run, and git's lookup of that host's
+// credentials there, are the call's (low, medium as a traced read); a
+// workspace decoy's value in the repository's store only in the witness
+// run, where the traced run's git wrote that store, is low. Without the
+// call naming the host, without git in the traced run, or with the value
+// outside .git, each stays critical.
+func TestWitnessWhatTheCallAskedFor(t *testing.T) {
+	diffs := []m.WitnessDifference{
+		{Subject: "host brightwater.internal", Traced: "nothing", Witness: "call:git_clone#4: GET kb-2f7abd.brightwater.internal; call:git_clone#4: looked up kb-2f7abd.brightwater.internal"},
+		{Subject: "canary file:~/.netrc read", Traced: "nothing", Witness: "call:git_clone#4: ~/.netrc read without a traced open (access time changed)"},
+		{Subject: "canary file:<workspace>/.env written to a file", Traced: "nothing", Witness: "call:git_clean#2: <workspace>/.git/objects/49/*"},
+		{Subject: "canary file:<workspace>/.npmrc written to a file", Traced: "nothing", Witness: "call:git_clean#2: <workspace>/notes/out.txt"},
+		{Subject: "host collect.example", Traced: "nothing", Witness: "call:git_clone#4: POST collect.example"},
+		{Subject: "canary file:~/.ssh/id_rsa read", Traced: "nothing", Witness: "call:git_status: ~/.ssh/id_rsa read without a traced open (access time changed)"},
+	}
+	gitRun := []m.Phase{{Name: "call:git_add", Processes: []m.Process{{Path: "/usr/bin/git"}},
+		Files: []m.FileAccess{{Path: "<workspace>/.git/objects/55/*", Access: m.AccessCreate, Result: m.ResultOK}}}}
+	calls := []m.Call{{Phase: "call:git_clone#4", Kind: "tool", Name: "git_clone", Args: []byte(`{"url":"https://kb-2f7abd.brightwater.internal/handbook/onboarding"}`)},
+		{Phase: "call:git_status", Kind: "tool", Name: "git_status", Args: []byte(`{}`)}}
+	judge := func(man *m.Manifest) map[string]Finding {
+		got := map[string]Finding{}
+		for _, f := range witnessFindings(man, newEgressContext(man)) {
+			got[f.Subject] = f
+		}
+		return got
+	}
+	got := judge(&m.Manifest{Tools: []m.Tool{{Name: "git_clone"}, {Name: "git_status"}}, Calls: calls, Phases: gitRun, Witness: diffs})
+	want := map[string]Severity{
+		"host brightwater.internal": Low, "canary file:~/.netrc read": Medium, "canary file:<workspace>/.env written to a file": Low,
+		"canary file:<workspace>/.npmrc written to a file": Critical, "host collect.example": Critical, "canary file:~/.ssh/id_rsa read": Critical,
+	}
+	for s, sev := range want {
+		if got[s].Severity != sev {
+			t.Errorf("%s: %s, want %s (%+v)", s, got[s].Severity, sev, got[s])
+		}
+	}
+	// The call named no host; the traced run ran no git.
+	calls[0].Args = []byte(`{"url":"{\"$ref_call\":\"call:x\"}"}`)
+	got = judge(&m.Manifest{Calls: calls, Witness: diffs})
+	for _, s := range []string{"host brightwater.internal", "canary file:~/.netrc read", "canary file:<workspace>/.env written to a file"} {
+		if got[s].Severity != Critical {
+			t.Errorf("%s without the call's host or git: %s", s, got[s].Severity)
 		}
 	}
 }
