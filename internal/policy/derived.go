@@ -27,6 +27,9 @@ import (
 // of the phase named workspace files, what follows them is the caller's
 // (low).
 //
+// A request whose only difference is its body's length (Content-Length),
+// at most twice in the run, is low too: a few bits.
+//
 // A result or message whose only difference is a character or two in one
 // or two fields (a clock's seconds in a listing, a counter) carries too
 // little to be a secret's: low, while the whole run has at most two such
@@ -34,10 +37,13 @@ import (
 // they are.
 func derivedFindings(man *m.Manifest) []Finding {
 	var out []Finding
-	tiny := 0
+	tiny, lengths := 0, 0
 	for _, d := range man.Derived {
 		if tinyDifference(d) {
 			tiny++
+		}
+		if lengthOnly(d) {
+			lengths++
 		}
 	}
 	for _, d := range man.Derived {
@@ -54,6 +60,9 @@ func derivedFindings(man *m.Manifest) []Finding {
 		case tiny <= maxTiny && tinyDifference(d):
 			f.Severity = Low
 			f.Summary = "a character or two of its output followed the runs (a clock's seconds, a counter; too little for a secret): " + what
+		case lengths <= maxTiny && lengthOnly(d):
+			f.Severity = Low
+			f.Summary = "only the length of a request's body followed the runs, not a field of it (a duration's digits, a text that varies by itself; too little for a secret): " + what
 		case oneBitType(d):
 			f.Severity = Low
 			f.Summary = "a lookup's type followed the runs, not its name (A, AAAA or HTTPS, a bit or two, which resolvers choose by themselves): " + what
@@ -99,6 +108,19 @@ func oneBitType(d m.DerivedOutput) bool {
 		}
 	}
 	return true
+}
+
+// lengthOnly: an HTTP emission whose only difference is its
+// Content-Length, once: the body's own fields, which would show the
+// secrets, agreed or varied by themselves, and its length followed them
+// (exa-mcp-server's analytics post to agnost.ai in the study). A length
+// carries a few bits; more than two in a run, or a length beside a field
+// that differs, stay what they are.
+func lengthOnly(d m.DerivedOutput) bool {
+	if d.Channel != differential.ChannelHTTP || d.Count > 1 || d.Presence != "" || len(d.Fields) != 1 {
+		return false
+	}
+	return strings.HasPrefix(d.Fields[0], "header.content-length (")
 }
 
 // maxTiny is how many tiny differences a run may have and each still be

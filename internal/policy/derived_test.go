@@ -34,6 +34,9 @@ func TestDerivedSeverities(t *testing.T) {
 		{"nine lookups' types, HTTPS among them", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A, AAAA or HTTPS)"}, Count: 9}, Critical},
 		{"another type", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (3 characters)"}}, Critical},
 		{"another type", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (4 characters)"}}, Critical},
+		{"a body's length alone", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)"}}, Low},
+		{"a body's length beside a field", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)", "body.d (40 characters)"}}, Critical},
+		{"a body's length in two requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)"}, Count: 2}, Critical},
 		{"sixteen lookups' types", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A or AAAA)"}, Count: 9}, Critical},
 		{"a lookup's name", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A or AAAA)", "label/0 (12 characters)"}}, Critical},
 	} {
@@ -61,6 +64,21 @@ func TestDerivedTinyDifferencesAddUp(t *testing.T) {
 	for _, f := range derivedFindings(&man) {
 		if f.Severity != High {
 			t.Errorf("%+v, want high", f)
+		}
+	}
+}
+
+// TestDerivedLengthsAddUp: three requests each differing only in their
+// body's length could spell a secret in their lengths: each stays
+// critical.
+func TestDerivedLengthsAddUp(t *testing.T) {
+	var man m.Manifest
+	for _, dest := range []string{"a.example POST", "b.example POST", "c.example POST"} {
+		man.Derived = append(man.Derived, m.DerivedOutput{Phase: "startup", Channel: differential.ChannelHTTP, Dest: dest, Fields: []string{"header.content-length (4 characters)"}})
+	}
+	for _, f := range derivedFindings(&man) {
+		if f.Severity != Critical {
+			t.Errorf("%+v, want critical", f)
 		}
 	}
 }
