@@ -232,7 +232,7 @@ const (
 
 // fieldLabel names a differing field and its size, never its values: the
 // longer of the two runs' (a field one run left short may be long in the
-// other), or, for a lookup's type that is A or AAAA in both runs, that;
+// other; "digits" when it is a decimal number in both), or, for a lookup's type that is A or AAAA in both runs, that;
 // A, AAAA or HTTPS (the service binding a browser asks for beside the
 // addresses), that.
 func fieldLabel(f FieldDiff) string {
@@ -247,6 +247,11 @@ func fieldLabel(f FieldDiff) string {
 	n := len(f.Primary)
 	if f.Variant != absent {
 		n = max(n, len(f.Variant))
+	}
+	if _, ok := decimal(f.Primary); ok {
+		if _, ok := decimal(f.Variant); ok {
+			return fmt.Sprintf("%s (%d digits)", textsafe.Line(f.Name, 120), n) // a number in both runs: a count, a duration
+		}
 	}
 	return fmt.Sprintf("%s (%d characters)", textsafe.Line(f.Name, 120), n)
 }

@@ -200,6 +200,8 @@ func TestFieldLabel(t *testing.T) {
 		{FieldDiff{Name: "qtype", Primary: "TXT", Variant: "HTTPS"}, "qtype (5 characters)"},
 		{FieldDiff{Name: "qtype", Primary: "A", Variant: "NULL"}, "qtype (4 characters)"},
 		{FieldDiff{Name: "body", Primary: "abc", Variant: absent}, "body (3 characters)"},
+		{FieldDiff{Name: "body.checkpoints[2].timestamp", Primary: "12", Variant: "451"}, "body.checkpoints[2].timestamp (3 digits)"},
+		{FieldDiff{Name: "n", Primary: "12", Variant: "4a"}, "n (2 characters)"},
 	} {
 		if got := fieldLabel(tc.f); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)

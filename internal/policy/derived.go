@@ -27,8 +27,9 @@ import (
 // of the phase named workspace files, what follows them is the caller's
 // (low).
 //
-// A request whose only difference is its body's length (Content-Length),
-// at most twice in the run, is low too: a few bits.
+// A request whose only differences are its body's length (Content-Length)
+// and a number or two of at most three digits, at most twice in the run,
+// is low too: a few bits.
 //
 // A result or message whose only difference is a character or two in one
 // or two fields (a clock's seconds in a listing, a counter) carries too
@@ -42,8 +43,8 @@ func derivedFindings(man *m.Manifest) []Finding {
 		if tinyDifference(d) {
 			tiny++
 		}
-		if lengthOnly(d) {
-			lengths++
+		if smallSend(d) {
+			lengths += max(d.Count, 1)
 		}
 	}
 	for _, d := range man.Derived {
@@ -60,9 +61,9 @@ func derivedFindings(man *m.Manifest) []Finding {
 		case tiny <= maxTiny && tinyDifference(d):
 			f.Severity = Low
 			f.Summary = "a character or two of its output followed the runs (a clock's seconds, a counter; too little for a secret): " + what
-		case lengths <= maxTiny && lengthOnly(d):
+		case lengths <= maxTiny && smallSend(d):
 			f.Severity = Low
-			f.Summary = "only the length of a request's body followed the runs, not a field of it (a duration's digits, a text that varies by itself; too little for a secret): " + what
+			f.Summary = "only a request's length, or a number or two of a few digits in it, followed the runs (a duration, a count; too little for a secret): " + what
 		case oneBitType(d):
 			f.Severity = Low
 			f.Summary = "a lookup's type followed the runs, not its name (A, AAAA or HTTPS, a bit or two, which resolvers choose by themselves): " + what
@@ -110,17 +111,34 @@ func oneBitType(d m.DerivedOutput) bool {
 	return true
 }
 
-// lengthOnly: an HTTP emission whose only difference is its
-// Content-Length, once: the body's own fields, which would show the
-// secrets, agreed or varied by themselves, and its length followed them
-// (exa-mcp-server's analytics post to agnost.ai in the study). A length
-// carries a few bits; more than two in a run, or a length beside a field
-// that differs, stay what they are.
-func lengthOnly(d m.DerivedOutput) bool {
-	if d.Channel != differential.ChannelHTTP || d.Count > 1 || d.Presence != "" || len(d.Fields) != 1 {
+// smallSend: an HTTP emission whose only differences are its
+// Content-Length and at most two numbers of at most three digits (a
+// duration in milliseconds, a count: exa-mcp-server's analytics post to
+// agnost.ai in the study, a checkpoint's timestamp and the body's length,
+// the runs with the same secrets agreeing by running side by side). Such
+// a request carries a few bits; more than two of them in a run (each
+// emission counted), a longer number, or any other field that differs,
+// stay what they are.
+func smallSend(d m.DerivedOutput) bool {
+	if d.Channel != differential.ChannelHTTP || d.Presence != "" || len(d.Fields) == 0 {
 		return false
 	}
-	return strings.HasPrefix(d.Fields[0], "header.content-length (")
+	numbers := 0
+	for _, f := range d.Fields {
+		if strings.HasPrefix(f, "header.content-length (") {
+			continue
+		}
+		var n int
+		i := strings.LastIndex(f, " (")
+		if i < 0 || !strings.HasSuffix(f, " digits)") {
+			return false
+		}
+		if _, err := fmt.Sscanf(f[i:], " (%d digits)", &n); err != nil || n > 3 {
+			return false
+		}
+		numbers++
+	}
+	return numbers <= 2
 }
 
 // maxTiny is how many tiny differences a run may have and each still be
@@ -137,10 +155,14 @@ func tinyDifference(d m.DerivedOutput) bool {
 	for _, f := range d.Fields {
 		var n int
 		i := strings.LastIndex(f, " (")
-		if i < 0 || !strings.HasSuffix(f, " characters)") {
+		unit := " characters)"
+		if strings.HasSuffix(f, " digits)") {
+			unit = " digits)"
+		}
+		if i < 0 || !strings.HasSuffix(f, unit) {
 			return false
 		}
-		if _, err := fmt.Sscanf(f[i:], " (%d characters)", &n); err != nil || n > 2 {
+		if _, err := fmt.Sscanf(f[i:], " (%d"+unit, &n); err != nil || n > 2 {
 			return false
 		}
 	}
