@@ -281,11 +281,17 @@ fi
 # traced runs of an audit start days apart, so what follows the time
 # varies between the runs with the same secrets); on SIGUSR1 from the host (the idle phase begins) the
 # file is replaced, by a rename, with "+0 xCLOCK_RATE". The file is root's
-# and only readable by the server.
+# and only readable by the server. Files keep their real times
+# (NO_FAKE_STAT): shifted like the clock, a directory's time no longer
+# matched what a cache recorded of it (fontconfig then rebuilt its cache
+# in /var/cache, a denied write to a system directory, whenever Chromium
+# started), and a file the run did not write looks as old as the clock
+# says, days or years.
 CLOCK_LIB=
 CLOCK_PRELOAD=LD_PRELOAD
 CLOCK_FT=FAKETIME_TIMESTAMP_FILE
 CLOCK_CACHE=FAKETIME_CACHE_DURATION
+CLOCK_STAT=NO_FAKE_STAT
 CLOCK_DIR=/var/lib/faketime
 CLOCK_FILE=
 if [ "$CLOCK_RATE" != 1 ]; then
@@ -298,6 +304,7 @@ if [ "$CLOCK_RATE" != 1 ]; then
 		CLOCK_PRELOAD="LD_PRELOAD=$CLOCK_LIB"
 		CLOCK_FT="FAKETIME_TIMESTAMP_FILE=$CLOCK_FILE"
 		CLOCK_CACHE="FAKETIME_CACHE_DURATION=0"
+		CLOCK_STAT="NO_FAKE_STAT=1"
 		note "clock $CLOCK_RATE"
 	else
 		CLOCK_LIB=
@@ -419,11 +426,11 @@ exec 3<&0
 if [ "$NOTRACE" = 1 ]; then
 	# Benchmark baseline only: the same sandbox without the tracer.
 	: >"$D/trace"
-	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$CLOCK_CACHE" "$@"
+	[ -n "$CLOCK_LIB" ] && set -- env "$CLOCK_PRELOAD" "$CLOCK_FT" "$CLOCK_CACHE" "$CLOCK_STAT" "$@"
 	PATH="$SERVER_PATH" "$SETPRIV" --reuid="$UID_" --regid="$UID_" --clear-groups "$@" <&3 3<&- &
 else
 	PATH="$SERVER_PATH" "$STRACE" -f --seccomp-bpf -qq -ttt -yy -s "$STRSIZE" -e signal=SIGSYS -e trace="$TRACE_SET" \
-		-o "$TRACE_PIPE" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -E "$CLOCK_CACHE" -u "$U" -- "$@" <&3 3<&- &
+		-o "$TRACE_PIPE" -E "$CLOCK_PRELOAD" -E "$CLOCK_FT" -E "$CLOCK_CACHE" -E "$CLOCK_STAT" -u "$U" -- "$@" <&3 3<&- &
 fi
 pid=$!
 exec 0</dev/null 3<&-
