@@ -88,9 +88,10 @@ func describeHow(how string) string {
 
 // contentFinding judges a decoy workspace file's content found in what
 // the server emitted (a content canary). Sent over the network by a call
-// that named the file (or a directory above it, or a glob matching it),
-// or that named the workspace and the host it went to, it is the
-// caller's (low: its job, its destination worth seeing). Anything else is
+// whose arguments named the workspace by its path and, with it, the file
+// (or a directory above it, or a glob matching it) or the host it went
+// to, it is the caller's (low: its job, its destination worth seeing); a
+// relative name ("src", "*") is no workspace path, as before. Anything else is
 // the user's file sent where nobody supplied it (high): a call that
 // named one file does not excuse the others, nor does a theft that
 // started earlier and landed in the window of a call that reads a file.
@@ -105,7 +106,7 @@ func contentFinding(pe *phaseEval, h m.CanaryHit) (Finding, bool) {
 	if h.Encoding != "" && h.Encoding != "raw" {
 		ev += " (" + h.Encoding + "-encoded)"
 	}
-	if isCallPhase(pe.phase.Name) && (pe.namedByCall(file) || callNamedWorkspace(pe.man, pe.phase.Name) && pe.destSupplied(h.Evidence)) {
+	if isCallPhase(pe.phase.Name) && callNamedWorkspace(pe.man, pe.phase.Name) && (pe.namedByCall(file) || pe.destSupplied(h.Evidence)) {
 		return Finding{Severity: Low, Kind: KindUserFile, Phase: pe.phase.Name, Subject: h.Canary + " " + h.How,
 			Summary: "sent a workspace file the call named: " + file, Evidence: ev}, true
 	}

@@ -75,8 +75,10 @@ func TestContentSentByWhatTheCallNamed(t *testing.T) {
 		want Severity
 	}{
 		{"the file named", `{"path":"/home/dev/workspace/README.md"}`, Low},
-		{"its directory named", `{"dir":"docs"}`, Low},
-		{"a glob matching it", `{"pattern":"docs/*.md"}`, Low},
+		{"its directory named", `{"dir":"/home/dev/workspace/docs"}`, Low},
+		{"a glob matching it", `{"pattern":"/home/dev/workspace/docs/*.md"}`, Low},
+		{"a relative directory, the workspace not named", `{"dir":"docs"}`, High},
+		{"a relative glob, the workspace not named", `{"pattern":"*"}`, High},
 		{"the workspace and the host named", `{"root":"/home/dev/workspace","url":"https://up.files.example/upload"}`, Low},
 		{"another host of its domain named", `{"root":"/home/dev/workspace","url":"https://api.files.example/"}`, Low},
 		{"another file named", `{"path":"/home/dev/workspace/notes.md"}`, High},

@@ -27,9 +27,10 @@ import (
 // (a clone that failed at once in the traced run, its target directory
 // not empty, reached its host in the witness run): a host only the witness
 // run contacted, in calls whose arguments named it, is low; a decoy
-// credential only the witness run read in such a call is the lookup of
-// that host's credentials (git and curl read ~/.netrc), medium as the read
-// is in a traced run. A workspace decoy's value only the witness run left
+// credential file only the witness run read in such a call, ~/.netrc or
+// ~/.git-credentials, is the lookup of that host's credentials (git and
+// curl read them), medium as the read is in a traced run; any other decoy
+// stays critical. A workspace decoy's value only the witness run left
 // in a repository's store (.git), where the traced run's trace shows git's
 // own processes writing that store, is the repository keeping its work
 // tree (the witness run sees files, not who wrote them): low.
@@ -50,7 +51,7 @@ func witnessFindings(man *m.Manifest, egress *egressContext) []Finding {
 				Evidence: "traced run: " + d.Traced + "; witness run: " + d.Witness})
 			continue
 		}
-		if d.Only == "" && strings.HasPrefix(d.Subject, "canary file:") && strings.HasSuffix(d.Subject, " read") && len(phases) > 0 &&
+		if d.Only == "" && hostCredentialRead(d.Subject) && len(phases) > 0 &&
 			!slices.ContainsFunc(phases, func(p string) bool { return !named[namedPhase+p] }) {
 			out = append(out, Finding{Severity: Medium, Kind: KindCanary, Phase: m.PhaseWitness, Subject: d.Subject,
 				Summary:  "read a decoy credential file only in the witness run, in a call that reached the host it named there (a lookup of that host's credentials)" + factors,
@@ -94,6 +95,20 @@ func witnessFindings(man *m.Manifest, egress *egressContext) []Finding {
 func ownCache(own map[string]bool, p string) bool {
 	under := strings.HasPrefix(p, "~/.cache/") || strings.HasPrefix(p, "~/.local/share/") || strings.HasPrefix(p, "~/.local/state/")
 	return under && ownData(own, p) && loadPlace(p, false) == ""
+}
+
+// hostCredentials are the decoy files a client reads to log in to a host
+// it was asked to reach (git and curl: ~/.netrc, git's credential store).
+var hostCredentials = []string{"~/.netrc", "~/.git-credentials"}
+
+// hostCredentialRead: the difference is a read of one of hostCredentials.
+func hostCredentialRead(subject string) bool {
+	for _, f := range hostCredentials {
+		if subject == "canary file:"+f+" read" {
+			return true
+		}
+	}
+	return false
 }
 
 // namedPhase prefixes a phase in witnessNamedHosts' set.
@@ -163,13 +178,13 @@ func gitWroteStore(man *m.Manifest) bool {
 	return ranGit && wrote
 }
 
-// inGitStore: every place of the evidence is in a repository's .git in
-// the workspace.
+// inGitStore: every place of the evidence is in a repository's object
+// store in the workspace (not its config or hooks, which git runs).
 func inGitStore(ev string) bool {
 	parts := strings.Split(ev, "; ")
 	for _, part := range parts {
 		_, place, _ := strings.Cut(part, ": ")
-		if !strings.HasPrefix(place, "<workspace>/") || !strings.Contains(place, "/.git/") {
+		if !strings.HasPrefix(place, "<workspace>/") || !strings.Contains(place, "/.git/objects/") {
 			return false
 		}
 	}

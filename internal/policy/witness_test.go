@@ -50,6 +50,8 @@ func TestWitnessWhatTheCallAskedFor(t *testing.T) {
 		{Subject: "canary file:<workspace>/.npmrc written to a file", Traced: "nothing", Witness: "call:git_clean#2: <workspace>/notes/out.txt"},
 		{Subject: "host collect.example", Traced: "nothing", Witness: "call:git_clone#4: POST collect.example"},
 		{Subject: "canary file:~/.ssh/id_rsa read", Traced: "nothing", Witness: "call:git_status: ~/.ssh/id_rsa read without a traced open (access time changed)"},
+		{Subject: "canary file:~/.aws/credentials read", Traced: "nothing", Witness: "call:git_clone#4: ~/.aws/credentials read without a traced open (access time changed)"},
+		{Subject: "canary file:<workspace>/.env.local written to a file", Traced: "nothing", Witness: "call:git_clean#2: <workspace>/.git/hooks/pre-commit"},
 	}
 	gitRun := []m.Phase{{Name: "call:git_add", Processes: []m.Process{{Path: "/usr/bin/git"}},
 		Files: []m.FileAccess{{Path: "<workspace>/.git/objects/55/*", Access: m.AccessCreate, Result: m.ResultOK}}}}
@@ -66,6 +68,7 @@ func TestWitnessWhatTheCallAskedFor(t *testing.T) {
 	want := map[string]Severity{
 		"host brightwater.internal": Low, "canary file:~/.netrc read": Medium, "canary file:<workspace>/.env written to a file": Low,
 		"canary file:<workspace>/.npmrc written to a file": Critical, "host collect.example": Critical, "canary file:~/.ssh/id_rsa read": Critical,
+		"canary file:~/.aws/credentials read": Critical, "canary file:<workspace>/.env.local written to a file": Critical,
 	}
 	for s, sev := range want {
 		if got[s].Severity != sev {
