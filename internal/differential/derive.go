@@ -248,8 +248,13 @@ func fieldLabel(f FieldDiff) string {
 	if f.Variant != absent {
 		n = max(n, len(f.Variant))
 	}
-	if _, ok := decimal(f.Primary); ok {
-		if _, ok := decimal(f.Variant); ok {
+	if x, ok := decimal(f.Primary); ok {
+		if y, ok := decimal(f.Variant); ok {
+			if f.Name == "header.content-length" {
+				// How far the lengths are apart: a few bytes is what a
+				// number's digits change; more is a body that grew.
+				return fmt.Sprintf("%s (%d digits, %d apart)", f.Name, n, min(max(x-y, y-x), 1<<20))
+			}
 			return fmt.Sprintf("%s (%d digits)", textsafe.Line(f.Name, 120), n) // a number in both runs: a count, a duration
 		}
 	}

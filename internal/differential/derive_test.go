@@ -202,6 +202,7 @@ func TestFieldLabel(t *testing.T) {
 		{FieldDiff{Name: "body", Primary: "abc", Variant: absent}, "body (3 characters)"},
 		{FieldDiff{Name: "body.checkpoints[2].timestamp", Primary: "12", Variant: "451"}, "body.checkpoints[2].timestamp (3 digits)"},
 		{FieldDiff{Name: "n", Primary: "12", Variant: "4a"}, "n (2 characters)"},
+		{FieldDiff{Name: "header.content-length", Primary: "812", Variant: "1030"}, "header.content-length (4 digits, 218 apart)"},
 	} {
 		if got := fieldLabel(tc.f); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)

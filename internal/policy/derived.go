@@ -38,8 +38,11 @@ import (
 // they are.
 func derivedFindings(man *m.Manifest) []Finding {
 	var out []Finding
-	tiny, lengths := 0, 0
+	tiny, lengths, types := 0, 0, 0
 	for _, d := range man.Derived {
+		if oneBitType(d) {
+			types += max(d.Count, 1)
+		}
 		if tinyDifference(d) {
 			tiny++
 		}
@@ -64,7 +67,7 @@ func derivedFindings(man *m.Manifest) []Finding {
 		case lengths <= maxTiny && smallSend(d):
 			f.Severity = Low
 			f.Summary = "only a request's length, or a number or two of a few digits in it, followed the runs (a duration, a count; too little for a secret): " + what
-		case oneBitType(d):
+		case types <= maxTiny && oneBitType(d):
 			f.Severity = Low
 			f.Summary = "a lookup's type followed the runs, not its name (A, AAAA or HTTPS, a bit or two, which resolvers choose by themselves): " + what
 		case d.Presence == differential.PresenceSwapped:
@@ -97,7 +100,9 @@ func derivedFindings(man *m.Manifest) []Finding {
 // two lookups, each A or AAAA (a resolver asks for either, or both in
 // either order, as it likes) or HTTPS (Chromium asks for the service
 // binding beside them, in idle as its timers decide: server-puppeteer's
-// and mcp-webresearch's google.com lookups): at most a bit or two. Sixteen lookups each
+// and mcp-webresearch's google.com lookups): at most a bit or two, while
+// the whole run has at most two such lookups (more, over several
+// domains, could spell a secret out in their types). Sixteen lookups each
 // carrying a bit in their type stay what they are.
 func oneBitType(d m.DerivedOutput) bool {
 	if d.Channel != differential.ChannelDNS || d.Count > 2 || len(d.Fields) == 0 || d.Presence != "" {
@@ -111,8 +116,14 @@ func oneBitType(d m.DerivedOutput) bool {
 	return true
 }
 
+// maxLengthApart is how many bytes a small request's length may change:
+// what two numbers' digits and a few characters of noise can explain; a
+// body that grows more (random bytes as long as a secret's character)
+// stays what it is.
+const maxLengthApart = 8
+
 // smallSend: an HTTP emission whose only differences are its
-// Content-Length and at most two numbers of at most three digits (a
+// Content-Length (at most maxLengthApart bytes apart) and at most two numbers of at most three digits (a
 // duration in milliseconds, a count: exa-mcp-server's analytics post to
 // agnost.ai in the study, a checkpoint's timestamp and the body's length,
 // the runs with the same secrets agreeing by running side by side). Such
@@ -125,7 +136,11 @@ func smallSend(d m.DerivedOutput) bool {
 	}
 	numbers := 0
 	for _, f := range d.Fields {
-		if strings.HasPrefix(f, "header.content-length (") {
+		if rest, ok := strings.CutPrefix(f, "header.content-length ("); ok {
+			var n, apart int
+			if _, err := fmt.Sscanf(rest, "%d digits, %d apart)", &n, &apart); err != nil || apart > maxLengthApart {
+				return false
+			}
 			continue
 		}
 		var n int

@@ -34,11 +34,14 @@ func TestDerivedSeverities(t *testing.T) {
 		{"nine lookups' types, HTTPS among them", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A, AAAA or HTTPS)"}, Count: 9}, Critical},
 		{"another type", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (3 characters)"}}, Critical},
 		{"another type", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (4 characters)"}}, Critical},
-		{"a body's length alone", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)"}}, Low},
-		{"a body's length beside a field", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)", "body.d (40 characters)"}}, Critical},
-		{"a body's length in two requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)"}, Count: 2}, Low},
-		{"a body's length in three requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)"}, Count: 3}, Critical},
-		{"a duration and the length", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 characters)", "body.checkpoints[2].timestamp (2 digits)"}, Count: 2}, Low},
+		{"a body's length alone", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)"}}, Low},
+		{"a body's length beside a field", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)", "body.d (40 characters)"}}, Critical},
+		{"a body's length in two requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)"}, Count: 2}, Low},
+		{"a body's length in three requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)"}, Count: 3}, Critical},
+		{"a duration and the length", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)", "body.checkpoints[2].timestamp (2 digits)"}, Count: 2}, Low},
+		{"a body that grew", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (4 digits, 230 apart)"}}, Critical},
+		{"a length without how far", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits)"}}, Critical},
+		{"three lookups' types", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A, AAAA or HTTPS)"}, Count: 3}, Critical},
 		{"a longer number", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"body.n (4 digits)"}}, Critical},
 		{"three numbers", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"body.a (1 digits)", "body.b (1 digits)", "body.c (1 digits)"}}, Critical},
 		{"a short text", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"body.a (2 characters)"}}, Critical},
@@ -81,6 +84,20 @@ func TestDerivedLengthsAddUp(t *testing.T) {
 	var man m.Manifest
 	for _, dest := range []string{"a.example POST", "b.example POST", "c.example POST"} {
 		man.Derived = append(man.Derived, m.DerivedOutput{Phase: "startup", Channel: differential.ChannelHTTP, Dest: dest, Fields: []string{"header.content-length (4 characters)"}})
+	}
+	for _, f := range derivedFindings(&man) {
+		if f.Severity != Critical {
+			t.Errorf("%+v, want critical", f)
+		}
+	}
+}
+
+// TestDerivedTypesAddUp: lookup types that each carry a bit or two, on
+// three domains, could spell a secret: each stays critical.
+func TestDerivedTypesAddUp(t *testing.T) {
+	var man m.Manifest
+	for _, dest := range []string{"a.example", "b.example", "c.example"} {
+		man.Derived = append(man.Derived, m.DerivedOutput{Phase: "startup", Channel: differential.ChannelDNS, Dest: dest, Fields: []string{"qtype (A, AAAA or HTTPS)"}})
 	}
 	for _, f := range derivedFindings(&man) {
 		if f.Severity != Critical {
