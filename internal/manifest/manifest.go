@@ -644,7 +644,8 @@ type Variant struct {
 	ClockRate       int    `json:"clock_rate"`
 	ClockAheadYears int    `json:"clock_ahead_years,omitempty"`
 	// ClockShiftDays: the run's clock started this many days ahead of real
-	// time (the traced runs: the calibration run's shift is another).
+	// time (the traced runs, alike: the calibration run's is seconds from
+	// the primary's).
 	ClockShiftDays int  `json:"clock_shift_days,omitempty"`
 	RandomSeed     bool `json:"random_seed,omitempty"`
 	// Protocol is the revision the run opened with when it was forced

@@ -278,8 +278,8 @@ fi
 # second of real time changed since its last read): real time ("+0 x1")
 # while the client talks to the server, so the server's own network
 # timeouts stay real, started CLOCK_SHIFT seconds ahead ("+SHIFT x1": the
-# traced runs of an audit start days apart, so what follows the time
-# varies between the runs with the same secrets); on SIGUSR1 from the host (the idle phase begins) the
+# calibration run's clock is seconds from the primary's, so what follows
+# the time varies between the runs with the same secrets); on SIGUSR1 from the host (the idle phase begins) the
 # file is replaced, by a rename, with "+0 xCLOCK_RATE". The file is root's
 # and only readable by the server. Files keep their real times
 # (NO_FAKE_STAT): shifted like the clock, a directory's time no longer

@@ -125,9 +125,10 @@ type Spec struct {
 	ClockAhead int
 	// ClockShift starts the server's clock this many seconds ahead of real
 	// time (with the clock shim: ClockRate above 1), until the idle phase
-	// moves it ClockAhead years ahead. The traced runs of an audit start
-	// days apart, so a field that follows the time never agrees between
-	// the runs with the same secrets by their starting in the same second.
+	// moves it ClockAhead years ahead. The calibration run's clock starts
+	// seconds from the primary's, so a field that follows the time to the
+	// second never agrees between the runs with the same secrets by their
+	// starting in the same second.
 	ClockShift int
 	// CoverageDir, when set, is made for the server's user before it
 	// starts, and the regular files node leaves in it (V8 coverage, when

@@ -3,7 +3,6 @@ package variant
 import (
 	"encoding/hex"
 	"fmt"
-	"strconv"
 )
 
 // Identity is what a run looks like from inside: its user, home, host
@@ -84,26 +83,23 @@ func (s Secret) RandomSeed(seed string) int { return 1 + s.Pick(1<<30, seed, "ra
 
 // ClockShifts are how far ahead of real time the traced runs' clocks
 // start (seconds): one for the primary and secrets runs, another for the
-// calibration run. They differ in the day, the hour, the minute and the
-// second, so a field that follows the time (a signed request's date and
-// its signature, a log time, epoch seconds) differs between the two runs
-// with the same secrets, and is the noise it is, rather than agreeing
-// when those runs happen to start in the same second while the secrets
-// run starts in the next (@translated/lara-mcp signs every request over
-// an x-lara-date header). Both come from one distribution (1 to 14 days
-// and a time of day), assigned at random to the runs, so no run can tell
-// from its own clock which one it is.
+// calibration run. Both are the same 1 to 14 days, hours and minutes, and
+// 40 to 55 seconds apart (more than two runs' calls drift apart, so that
+// they never reach the same second by drifting), so a field that follows the time to the second
+// (a signed request's date and its signature, a log time, epoch seconds)
+// differs between the two runs with the same secrets, and is the noise it
+// is, rather than agreeing when those runs happen to reach it in the same
+// second while the secrets run reaches it in the next (@translated/lara-mcp
+// signs every request over an x-lara-date header). A key coarser than the
+// second (the hour, the day) stays the same in both but for a boundary
+// between them, so a secret masked with it still follows the secrets.
+// Both shifts are days from real time and from one distribution, assigned
+// at random, so no run can tell from its own clock which one it is.
 func (s Secret) ClockShifts(seed string) (primary, calibration int) {
-	parts := func(n, k int) (int, int) { // two distinct values below n
-		a := s.Pick(n, seed, "shift", strconv.Itoa(k))
-		return a, (a + 1 + s.Pick(n-1, seed, "shift-other", strconv.Itoa(k))) % n
-	}
-	d1, d2 := parts(14, 0)
-	h1, h2 := parts(24, 1)
-	m1, m2 := parts(60, 2)
-	s1, s2 := parts(60, 3)
-	a := 86400*(1+d1) + 3600*h1 + 60*m1 + s1
-	b := 86400*(1+d2) + 3600*h2 + 60*m2 + s2
+	common := 86400*(1+s.Pick(14, seed, "shift-days")) + 3600*s.Pick(24, seed, "shift-hours") + 60*s.Pick(60, seed, "shift-minutes")
+	s1 := s.Pick(4, seed, "shift-seconds")
+	s2 := s1 + 40 + s.Pick(16, seed, "shift-apart")
+	a, b := common+s1, common+s2
 	if s.Pick(2, seed, "shift-order") == 1 {
 		a, b = b, a
 	}
