@@ -40,13 +40,13 @@ func derivedTo(fs []policy.Finding, channel, dest string) *policy.Finding {
 // unrelated domains, carried in the DNS query type or in the choice of
 // domains, hashed into a header, XORed into a datagram, reversed into a
 // workspace file, spelled as character codes, carried only in the lengths
-// of random bodies, and hashed into a Markdown image URL of a tool result —
+// of random bodies, XORed with a key made of the day, and hashed into a Markdown image URL of a tool result —
 // none matches the canary finder, each follows the planted values and is
 // secret-derived: critical when sent, high when returned to the client.
 // TestPlainTheftControls is the same harm done plainly.
 func TestSecretsLeaveInAnyEncoding(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image", "decimal-codes", "length-code")
+	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image", "decimal-codes", "length-code", "day-masked")
 	fs := findings(man)
 	for _, tc := range []struct {
 		channel, dest string
@@ -60,6 +60,7 @@ func TestSecretsLeaveInAnyEncoding(t *testing.T) {
 		{"http", "stats.example GET", policy.Critical},
 		{"http", "numbers.example POST", policy.Critical},
 		{"http", "sizes.example POST", policy.Critical},
+		{"http", "masked.example POST", policy.Critical},
 		{"udp", "datagrams", policy.Critical},
 		{"file", "<workspace>/.cache/state.json", policy.Critical},
 		{"result", "tools/call", policy.High},
