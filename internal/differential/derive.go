@@ -232,9 +232,11 @@ const (
 
 // fieldLabel names a differing field and its size, never its values: the
 // longer of the two runs' (a field one run left short may be long in the
-// other; "digits" when it is a decimal number in both), or, for a lookup's type that is A or AAAA in both runs, that;
-// A, AAAA or HTTPS (the service binding a browser asks for beside the
-// addresses), that.
+// other; "digits" when it is a decimal number in both, and for a
+// Content-Length how far apart the two were), or, for a lookup's type
+// that is A or AAAA in both runs, that; A, AAAA or HTTPS (the service
+// binding a browser asks for beside the addresses), that. LabelSize reads
+// it back.
 func fieldLabel(f FieldDiff) string {
 	aaaa := func(v string) bool { return v == "A" || v == "AAAA" }
 	https := func(v string) bool { return aaaa(v) || v == "HTTPS" }
@@ -259,4 +261,25 @@ func fieldLabel(f FieldDiff) string {
 		}
 	}
 	return fmt.Sprintf("%s (%d characters)", textsafe.Line(f.Name, 120), n)
+}
+
+// LabelSize reads a field label fieldLabel made: the field's size, whether
+// it was a decimal number in both runs, and for a Content-Length how far
+// apart the runs' were (-1 otherwise). ok is false for a label of another
+// form (a lookup type's, or one recorded before sizes said digits).
+func LabelSize(label string) (n int, digits bool, apart int, ok bool) {
+	i := strings.LastIndex(label, " (")
+	if i < 0 {
+		return 0, false, -1, false
+	}
+	rest := label[i:]
+	if _, err := fmt.Sscanf(rest, " (%d digits, %d apart)", &n, &apart); err == nil && strings.HasSuffix(rest, " apart)") {
+		return n, true, apart, true
+	}
+	for _, unit := range []string{"digits", "characters"} {
+		if _, err := fmt.Sscanf(rest, " (%d "+unit+")", &n); err == nil && strings.HasSuffix(rest, " "+unit+")") {
+			return n, unit == "digits", -1, true
+		}
+	}
+	return 0, false, -1, false
 }

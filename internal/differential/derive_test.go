@@ -204,8 +204,12 @@ func TestFieldLabel(t *testing.T) {
 		{FieldDiff{Name: "n", Primary: "12", Variant: "4a"}, "n (2 characters)"},
 		{FieldDiff{Name: "header.content-length", Primary: "812", Variant: "1030"}, "header.content-length (4 digits, 218 apart)"},
 	} {
-		if got := fieldLabel(tc.f); got != tc.want {
+		got := fieldLabel(tc.f)
+		if got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
+		}
+		if n, _, _, ok := LabelSize(got); ok != (tc.f.Name != "qtype" || strings.HasSuffix(got, "characters)")) || ok && n == 0 {
+			t.Errorf("%q read back as size %d (%v)", got, n, ok)
 		}
 	}
 }

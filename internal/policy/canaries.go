@@ -122,16 +122,7 @@ func (pe *phaseEval) destSupplied(evidence string) bool {
 	if host == "" {
 		return false
 	}
-	reg := hosts.Registrable(host)
-	if pe.egress.supplied[host] {
-		return true
-	}
-	for h := range pe.egress.byCall[pe.phase.Name] {
-		if h == host || hosts.Registrable(h) == reg {
-			return true
-		}
-	}
-	return false
+	return pe.egress.supplied[host] || callNamedHost(pe.egress.byCall[pe.phase.Name], hosts.Registrable(host))
 }
 
 // callNamedWorkspace reports whether the call of a phase named a path in

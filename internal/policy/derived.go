@@ -136,22 +136,19 @@ func smallSend(d m.DerivedOutput) bool {
 	}
 	numbers := 0
 	for _, f := range d.Fields {
-		if rest, ok := strings.CutPrefix(f, "header.content-length ("); ok {
-			var n, apart int
-			if _, err := fmt.Sscanf(rest, "%d digits, %d apart)", &n, &apart); err != nil || apart > maxLengthApart {
+		n, digits, apart, ok := differential.LabelSize(f)
+		switch {
+		case !ok || !digits:
+			return false
+		case strings.HasPrefix(f, "header.content-length ("):
+			if apart < 0 || apart > maxLengthApart {
 				return false
 			}
-			continue
-		}
-		var n int
-		i := strings.LastIndex(f, " (")
-		if i < 0 || !strings.HasSuffix(f, " digits)") {
+		case n > 3:
 			return false
+		default:
+			numbers++
 		}
-		if _, err := fmt.Sscanf(f[i:], " (%d digits)", &n); err != nil || n > 3 {
-			return false
-		}
-		numbers++
 	}
 	return numbers <= 2
 }
@@ -168,16 +165,7 @@ func tinyDifference(d m.DerivedOutput) bool {
 		return false
 	}
 	for _, f := range d.Fields {
-		var n int
-		i := strings.LastIndex(f, " (")
-		unit := " characters)"
-		if strings.HasSuffix(f, " digits)") {
-			unit = " digits)"
-		}
-		if i < 0 || !strings.HasSuffix(f, unit) {
-			return false
-		}
-		if _, err := fmt.Sscanf(f[i:], " (%d"+unit, &n); err != nil || n > 2 {
+		if n, _, _, ok := differential.LabelSize(f); !ok || n > 2 {
 			return false
 		}
 	}

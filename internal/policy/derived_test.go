@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/mcp-audit/mcp-audit/internal/differential"
@@ -63,45 +64,32 @@ func TestDerivedSeverities(t *testing.T) {
 	}
 }
 
-// TestDerivedTinyDifferencesAddUp: three results each differing in a
-// digit are no longer each too little: together they could spell a secret.
-func TestDerivedTinyDifferencesAddUp(t *testing.T) {
-	var man m.Manifest
-	for _, ph := range []string{"call:a", "call:b", "call:c"} {
-		man.Derived = append(man.Derived, m.DerivedOutput{Phase: ph, Channel: differential.ChannelResult, Dest: "tools/call", Fields: []string{"text#1 (1 characters)"}})
-	}
-	for _, f := range derivedFindings(&man) {
-		if f.Severity != High {
-			t.Errorf("%+v, want high", f)
+// TestDerivedSmallDifferencesAddUp: three emissions each too small for a
+// secret (a digit of a result, a request's length a few bytes apart, a
+// lookup's type) are no longer each too little: together they could
+// spell one, and stay what they are. Two of them are still low.
+func TestDerivedSmallDifferencesAddUp(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		channel string
+		dests   []string
+		field   string
+		want    Severity
+	}{
+		{"results", differential.ChannelResult, []string{"tools/call", "tools/call", "tools/call"}, "text#1 (1 characters)", High},
+		{"lengths", differential.ChannelHTTP, []string{"a.example POST", "b.example POST", "c.example POST"}, "header.content-length (4 digits, 2 apart)", Critical},
+		{"two lengths", differential.ChannelHTTP, []string{"a.example POST", "b.example POST"}, "header.content-length (4 digits, 2 apart)", Low},
+		{"types", differential.ChannelDNS, []string{"a.example", "b.example", "c.example"}, differential.QtypeAddressOrHTTPS, Critical},
+		{"two types", differential.ChannelDNS, []string{"a.example", "b.example"}, differential.QtypeAddressOrHTTPS, Low},
+	} {
+		var man m.Manifest
+		for i, dest := range tc.dests {
+			man.Derived = append(man.Derived, m.DerivedOutput{Phase: fmt.Sprintf("call:c%d", i), Channel: tc.channel, Dest: dest, Fields: []string{tc.field}})
 		}
-	}
-}
-
-// TestDerivedLengthsAddUp: three requests each differing only in their
-// body's length could spell a secret in their lengths: each stays
-// critical.
-func TestDerivedLengthsAddUp(t *testing.T) {
-	var man m.Manifest
-	for _, dest := range []string{"a.example POST", "b.example POST", "c.example POST"} {
-		man.Derived = append(man.Derived, m.DerivedOutput{Phase: "startup", Channel: differential.ChannelHTTP, Dest: dest, Fields: []string{"header.content-length (4 characters)"}})
-	}
-	for _, f := range derivedFindings(&man) {
-		if f.Severity != Critical {
-			t.Errorf("%+v, want critical", f)
-		}
-	}
-}
-
-// TestDerivedTypesAddUp: lookup types that each carry a bit or two, on
-// three domains, could spell a secret: each stays critical.
-func TestDerivedTypesAddUp(t *testing.T) {
-	var man m.Manifest
-	for _, dest := range []string{"a.example", "b.example", "c.example"} {
-		man.Derived = append(man.Derived, m.DerivedOutput{Phase: "startup", Channel: differential.ChannelDNS, Dest: dest, Fields: []string{"qtype (A, AAAA or HTTPS)"}})
-	}
-	for _, f := range derivedFindings(&man) {
-		if f.Severity != Critical {
-			t.Errorf("%+v, want critical", f)
+		for _, f := range derivedFindings(&man) {
+			if f.Severity != tc.want {
+				t.Errorf("%s: %+v, want %s", tc.name, f, tc.want)
+			}
 		}
 	}
 }
