@@ -2,7 +2,10 @@ package differential
 
 import (
 	"cmp"
+	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +33,10 @@ type Derived struct {
 type FieldDiff struct {
 	Name             string
 	Primary, Variant string
+	// kind is the field's kind (kindOf) when its difference is one its
+	// kind's noise explains (noisyKinds); Compare drops such fields while
+	// the run has few of them.
+	kind string
 }
 
 // Bounds of a comparison's result.
@@ -134,6 +141,7 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			out = append(out, Derived{Phase: v[k][0].Phase, Channel: k.channel, Dest: k.dest, Presence: PresenceVariant})
 		}
 	}
+	out = dropKindNoise(out)
 	swapped(out)
 	slices.SortStableFunc(out, func(a, b Derived) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Channel, b.Channel), cmp.Compare(a.Dest, b.Dest), cmp.Compare(a.Occurrence, b.Occurrence))
@@ -243,6 +251,14 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 			out = append(out, FieldDiff{Name: f.Name, Primary: f.Value, Variant: vv})
 		}
 	}
+	if len(out) > 0 {
+		noisy := noisyKinds(p, pm, cm, vm)
+		for i, d := range out {
+			if k := kindOf(d.Name, pm); noisy[k] && smallNumber(d.Primary) && smallNumber(d.Variant) {
+				out[i].kind = k
+			}
+		}
+	}
 	for _, f := range v.Fields {
 		_, inP := pm[f.Name]
 		_, inC := cm[f.Name]
@@ -303,4 +319,137 @@ func fields(r Record) map[string]string {
 		}
 	}
 	return m
+}
+
+// A field of a record has a kind when other fields are made the same way:
+// a JSON path's array elements (the same path, the index left out) or a
+// text's tokens after the same word ("durationMs": 12 in each entry of a
+// log listing). A kind of numbers that varied between the runs with the
+// same secrets in some of its fields is noise in all of them: a timer's
+// durations agree between two runs in one entry by chance and not in the
+// next (okx-trade-mcp's trade_get_history lists its recent calls with
+// their durations in milliseconds, and three of twenty, equal in the
+// primary and calibration runs, differed in the secrets run: a high
+// finding on one audit in four). Noise explains such a difference when
+// the kind's fields that followed the runs are about as many as its rate
+// of varying predicts, at most kindSlack standard deviations and one
+// more; a secret spelled in numbers among a few random ones of the same
+// kind differs in every number it holds, more than that rate predicts,
+// and stays what it is. What noise may explain is bounded too: numbers of
+// at most three digits, at most maxKindNoise of them in a run (counted by
+// kind and values, so a listing repeated by later calls counts once).
+// Past it, every such field stays a difference: a secret spread over
+// many noisy numbers is not noise. Below it, a secret in a few small
+// numbers hidden among random ones of their kind passes (docs/sandbox.md,
+// "What remains out of reach").
+const (
+	minKindFields   = 4
+	minKindVaried   = 2
+	kindSlack       = 2.0
+	maxKindNoise    = 4
+	maxNoisyDigits  = 3
+	maxMemberDigits = 6
+)
+
+var reIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
+// kindOf is a field's kind, "" when it has none: a text token's by the
+// word before it, a JSON path's by the path without its indices.
+func kindOf(name string, pm map[string]string) string {
+	if i := strings.LastIndexByte(name, '#'); i >= 0 {
+		n, err := strconv.Atoi(name[i+1:])
+		if err != nil || n <= 0 {
+			return ""
+		}
+		prev := pm[name[:i]+"#"+strconv.Itoa(n-1)]
+		if _, num := decimal(prev); prev == "" || num || len(prev) > 64 {
+			return ""
+		}
+		return reIndex.ReplaceAllString(name[:i], "[]") + "#after:" + prev
+	}
+	if !reIndex.MatchString(name) {
+		return ""
+	}
+	return reIndex.ReplaceAllString(name, "[]")
+}
+
+// noisyKinds are the kinds of p's numeric fields whose differences with
+// the variant's noise explains: of n fields the three runs have, varied
+// differed between p and c (the rate q = varied/n), and of the others
+// (equal in p and c, n-varied) flagged differ in v; noise predicts
+// (n-varied)·q of them.
+func noisyKinds(p Record, pm, cm, vm map[string]string) map[string]bool {
+	type stat struct{ n, varied, flagged int }
+	st := map[string]*stat{}
+	for _, f := range p.Fields {
+		if x, ok := decimal(f.Value); !ok || x < 0 || len(f.Value) > maxMemberDigits {
+			continue
+		}
+		k := kindOf(f.Name, pm)
+		cv, inC := cm[f.Name]
+		vv, inV := vm[f.Name]
+		if k == "" || !inC || !inV {
+			continue
+		}
+		s := st[k]
+		if s == nil {
+			s = &stat{}
+			st[k] = s
+		}
+		s.n++
+		switch {
+		case cv != f.Value:
+			s.varied++
+		case vv != f.Value && !clockStep(f.Value, vv):
+			s.flagged++
+		}
+	}
+	out := map[string]bool{}
+	for k, s := range st {
+		if s.n < minKindFields || s.varied < minKindVaried {
+			continue
+		}
+		q := float64(s.varied) / float64(s.n)
+		e := float64(s.n-s.varied) * q
+		if float64(s.flagged) <= e+kindSlack*math.Sqrt(e*(1-q))+1 {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// smallNumber: a decimal of at most maxNoisyDigits digits.
+func smallNumber(s string) bool {
+	_, ok := decimal(s)
+	return ok && len(s) <= maxNoisyDigits
+}
+
+// dropKindNoise leaves out the fields their kind's noise explains, while
+// the run has at most maxKindNoise of them (by kind and values), and the
+// emissions left with no field; past that, they all stay.
+func dropKindNoise(out []Derived) []Derived {
+	seen := map[[3]string]bool{}
+	for _, d := range out {
+		for _, f := range d.Fields {
+			if f.kind != "" {
+				seen[[3]string{f.kind, f.Primary, f.Variant}] = true
+			}
+		}
+	}
+	if len(seen) == 0 || len(seen) > maxKindNoise {
+		return out
+	}
+	kept := out[:0]
+	for _, d := range out {
+		if d.Presence != "" || len(d.Fields) == 0 {
+			kept = append(kept, d)
+			continue
+		}
+		fs := slices.DeleteFunc(d.Fields, func(f FieldDiff) bool { return f.kind != "" })
+		if len(fs) > 0 {
+			d.Fields = fs
+			kept = append(kept, d)
+		}
+	}
+	return kept
 }

@@ -3,6 +3,7 @@ package differential
 import (
 	"encoding/hex"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -307,5 +308,122 @@ func TestVariantPairsByContent(t *testing.T) {
 	}
 	if got := Compare(secret("secretA"), secret("secretA"), secret("secretB")); len(got) != 1 || got[0].Fields[0].Name != "header.user-agent" {
 		t.Errorf("a user agent carrying the secret: %+v", got)
+	}
+}
+
+// history is a result listing recent calls with their durations, the way
+// okx-trade-mcp's trade_get_history lists its log: text, so its tokens
+// are fields by position; with asJSON, a JSON array.
+func history(asJSON bool, ms ...int) Record {
+	r := Record{Phase: "call:history", Channel: ChannelResult, Dest: "tools/call"}
+	var b strings.Builder
+	b.WriteString("[")
+	for i, d := range ms {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"tool":"echo","level":"info","durationMs":%d}`, d)
+	}
+	b.WriteString("]")
+	if asJSON {
+		r.AddText("text", b.String())
+	} else {
+		r.AddText("text", "history:\n"+b.String())
+	}
+	return r
+}
+
+// TestKindNoise: durations of the same kind (the word before them, or the
+// JSON path without its index) that vary by themselves in most entries
+// and agree by chance in a few are noise in all of them. Numbers that
+// follow the secrets in more entries than chance predicts, numbers past
+// three digits, and more than maxKindNoise such differences in a run stay
+// differences.
+func TestKindNoise(t *testing.T) {
+	// runs builds twenty entries: chance (p = c by chance, v not), then
+	// secret (p = c = code, v another code), then varied (p ≠ c), then
+	// stable (the same in all three).
+	type entry struct{ p, c, v int }
+	runs := func(es []entry) (p, c, v []int) {
+		for _, e := range es {
+			p, c, v = append(p, e.p), append(c, e.c), append(v, e.v)
+		}
+		return
+	}
+	mk := func(chance [][2]int, secret [][2]int, varied, stable int) []entry {
+		var es []entry
+		for _, x := range chance {
+			es = append(es, entry{x[0], x[0], x[1]})
+		}
+		for _, x := range secret {
+			es = append(es, entry{x[0], x[0], x[1]})
+		}
+		for i := range varied {
+			es = append(es, entry{10 + i, 30 + i, 20 + i})
+		}
+		for range stable {
+			es = append(es, entry{7, 7, 7})
+		}
+		return es
+	}
+	codes := func(a, b string) [][2]int {
+		var out [][2]int
+		for i := range a {
+			out = append(out, [2]int{int(a[i]), int(b[i])})
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		es      []entry
+		asJSON  bool
+		derived bool
+	}{
+		{"three durations agreeing by chance", mk([][2]int{{5, 17}, {8, 30}, {12, 2}}, nil, 14, 3), false, false},
+		{"the same, a JSON array", mk([][2]int{{5, 17}, {8, 30}, {12, 2}}, nil, 14, 3), true, false},
+		{"four", mk([][2]int{{5, 17}, {8, 30}, {12, 2}, {9, 1}}, nil, 14, 2), false, false},
+		{"a secret's char codes among two random durations", mk(nil, codes("sk-ant-api03-XYZWVU", "sk-ant-api03-QRSTOP"), 2, 0), false, true},
+		{"half random, half the secret", mk(nil, codes("ghp_ABCDEFGH", "ghp_QRSTUVWX"), 8, 0), false, true},
+		// The limit (docs/sandbox.md): four numbers of a secret among
+		// random ones of their kind are what chance agreements look like.
+		{"four of a secret's char codes among random durations", mk(nil, codes("ghp_ABCD", "ghp_EFGH"), 8, 4), false, false},
+		{"more than four chance agreements", mk([][2]int{{5, 17}, {8, 30}, {12, 2}, {9, 1}, {3, 33}, {6, 16}}, nil, 14, 0), false, true},
+		{"one varied duration is no kind's noise", mk([][2]int{{5, 17}}, nil, 1, 18), false, true},
+		{"four digits are no timer's noise", mk([][2]int{{5120, 1730}}, nil, 14, 5), false, true},
+	} {
+		p, cc, v := runs(c.es)
+		got := Compare([]Record{history(c.asJSON, p...)}, []Record{history(c.asJSON, cc...)}, []Record{history(c.asJSON, v...)})
+		if (len(got) > 0) != c.derived {
+			t.Errorf("%s: derived %+v, want %v", c.name, got, c.derived)
+		}
+	}
+	// The budget counts across the run's records: two listings with three
+	// chance agreements each are six, past it; the same listing returned
+	// by two calls counts once.
+	a := mk([][2]int{{5, 17}, {8, 30}, {12, 2}}, nil, 14, 3)
+	b := mk([][2]int{{4, 19}, {6, 31}, {13, 3}}, nil, 14, 3)
+	rs := func(es ...[]entry) (p, c, v []Record) {
+		for i, e := range es {
+			pp, cc, vv := runs(e)
+			for j, x := range [][]int{pp, cc, vv} {
+				r := history(false, x...)
+				r.Phase = fmt.Sprintf("call:history#%d", i)
+				switch j {
+				case 0:
+					p = append(p, r)
+				case 1:
+					c = append(c, r)
+				default:
+					v = append(v, r)
+				}
+			}
+		}
+		return
+	}
+	if got := Compare(rs(a, b)); len(got) != 2 {
+		t.Errorf("six chance agreements over two listings: %d derived, want 2", len(got))
+	}
+	if got := Compare(rs(a, a)); len(got) != 0 {
+		t.Errorf("one listing returned twice: %+v", got)
 	}
 }
