@@ -105,7 +105,7 @@ func hasDerivedPresence(man *m.Manifest, presence string) bool {
 // over their time with a planted secret are secret-derived.
 func TestPlainTheftControls(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret")
+	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret", "codes-history")
 	fs := findings(man)
 	var sent, shown bool
 	for _, f := range fs {
@@ -124,6 +124,36 @@ func TestPlainTheftControls(t *testing.T) {
 	if f := derivedTo(fs, "http", "signed.example POST"); f == nil || f.Severity != policy.Critical || !strings.Contains(f.Evidence, "header.authorization") {
 		t.Errorf("requests signed with a planted secret are not secret-derived: %+v", f)
 	}
+	// The control of noisy-siblings: every duration of the history a
+	// character code of the secret.
+	if f := derivedIn(fs, "result", "call:echo"); f == nil || f.Severity != policy.High {
+		t.Errorf("a history of the secret's character codes is not secret-derived at high: %+v", f)
+	}
+}
+
+// TestSecretAmongNoisySiblings: a result that lists the durations of
+// timed requests, every other one a character code of the secret, hides
+// the secret among numbers of the same kind that vary by themselves; it
+// follows the secret in more of them than chance agreements would, and
+// stays secret-derived. The control (every duration a character code)
+// is TestPlainTheftControls's.
+func TestSecretAmongNoisySiblings(t *testing.T) {
+	t.Parallel()
+	man := differentialRun(t, false, nil, "noisy-siblings")
+	if f := derivedIn(findings(man), "result", "call:echo"); f == nil || f.Severity != policy.High {
+		t.Errorf("a secret among noisy durations is not secret-derived at high: %+v; derived %+v", f, man.Derived)
+	}
+}
+
+// derivedIn is the secret-derived finding of a channel in a phase (its
+// prefix), nil when there is none.
+func derivedIn(fs []policy.Finding, channel, phase string) *policy.Finding {
+	for i, f := range fs {
+		if f.Kind == policy.KindDerived && strings.HasPrefix(f.Subject, channel+" ") && strings.HasPrefix(f.Phase, phase) {
+			return &fs[i]
+		}
+	}
+	return nil
 }
 
 // TestBenignVariationStaysClean: telemetry with a random id and a
@@ -131,12 +161,13 @@ func TestPlainTheftControls(t *testing.T) {
 // requests signed with it over their date (the runs with the same secrets
 // start seconds apart on the server's clock, so the date and its
 // signature never agree between them by chance), an update check that fires only
-// years ahead, a child that ends with the server, and files returned to a
-// caller who named them are no difference: nothing at or above high,
-// nothing derived.
+// years ahead, a child that ends with the server, a history of timed
+// requests whose durations agree by chance in a few entries (okx-trade-mcp's
+// trade_get_history), and files returned to a caller who named them are no
+// difference: nothing at or above high, nothing derived.
 func TestBenignVariationStaysClean(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits")
+	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings")
 	fs := findings(man)
 	for _, f := range fs {
 		if f.Severity >= policy.High || f.Kind == policy.KindDerived && f.Severity > policy.Low || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
