@@ -93,12 +93,27 @@ func TestDestroyedUserData(t *testing.T) {
 	}
 }
 
+// hasConn: some phase lists a connection of the category to the address.
+func hasConn(man *m.Manifest, category, address string) bool {
+	for _, ph := range man.Phases {
+		for _, c := range ph.Network {
+			if c.Category == category && c.Address == address {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // TestClosedWorldContract: a tool annotated openWorldHint: false whose
-// call posts to a host fails; the same call from a tool that says it may
-// reach out (the control) passes.
+// call posts to a host, or sends it a datagram, fails; the same call from
+// a tool that says it may reach out (the control) passes, and so does one
+// that only connects a datagram socket where no route goes, sending
+// nothing (Chromium's IPv6 reachability check under desktop-commander's
+// write_pdf).
 func TestClosedWorldContract(t *testing.T) {
 	t.Parallel()
-	for mode, want := range map[string]string{"closed-net": m.VerdictFail, "open-net": m.VerdictPass} {
+	for mode, want := range map[string]string{"closed-net": m.VerdictFail, "open-net": m.VerdictPass, "closed-udp": m.VerdictFail, "route-probe": m.VerdictPass} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			man := runEffect(t, mode)
@@ -108,6 +123,9 @@ func TestClosedWorldContract(t *testing.T) {
 			}
 			if r := judgeDefault(man); r.Verdict != want {
 				t.Errorf("verdict %s, want %s; findings %+v", r.Verdict, want, r.Findings)
+			}
+			if mode == "route-probe" && !hasConn(man, m.ConnNoRoute, "2001:db8::53") {
+				t.Errorf("the route probe is not in the manifest: %+v", man.Phases)
 			}
 		})
 	}

@@ -163,6 +163,10 @@ func TestNetworkDNSAndExfil(t *testing.T) {
 12 1.5 connect(25, {sa_family=AF_INET, sin_port=htons(8443), sin_addr=inet_addr("192.0.2.10")}, 16) = -1 ENETUNREACH (Network is unreachable)
 12 1.6 socket(AF_INET, SOCK_DGRAM, IPPROTO_IP) = 26
 12 1.7 sendto(26, "key=`+cs.Env["AWS_SECRET_ACCESS_KEY"]+`", 50, 0, {sa_family=AF_INET, sin_port=htons(9999), sin_addr=inet_addr("192.0.2.1")}, 16) = -1 ENETUNREACH (Network is unreachable)
+12 1.71 socket(AF_INET6, SOCK_DGRAM, IPPROTO_IP) = 27
+12 1.72 connect(27, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "2001:db8::53", &sin6_addr), sin6_scope_id=0}, 28) = -1 ENETUNREACH (Network is unreachable)
+12 1.73 socket(AF_INET, SOCK_DGRAM, IPPROTO_IP) = 28
+12 1.74 connect(28, {sa_family=AF_INET, sin_port=htons(443), sin_addr=inet_addr("192.0.2.53")}, 16) = 0
 12 1.8 kill(1, SIGKILL) = -1 EPERM (Operation not permitted)
 12 1.9 io_uring_setup(64, 0x7ffc) = -1 ENOSYS (Function not implemented)
 `)
@@ -173,6 +177,11 @@ func TestNetworkDNSAndExfil(t *testing.T) {
 	wantNet := []m.Connection{
 		{Proto: "tcp", Op: "connect", Address: "192.0.2.10", Port: 8443, Result: "unreachable", Category: "egress"},
 		{Proto: "udp", Op: "connect", Address: "127.0.0.1", Port: 53, Result: "ok", Category: "dns"},
+		// A datagram socket connected where no route goes sent nothing
+		// (Chromium's IPv6 reachability check); one connected where a
+		// route goes may send.
+		{Proto: "udp", Op: "connect", Address: "192.0.2.53", Port: 443, Result: "ok", Category: "egress"},
+		{Proto: "udp", Op: "connect", Address: "2001:db8::53", Port: 443, Result: "unreachable", Category: "no-route"},
 		{Proto: "udp", Op: "send", Address: "192.0.2.1", Port: 9999, Result: "unreachable", Category: "egress"},
 	}
 	if diff := cmp.Diff(wantNet, p.Network); diff != "" {

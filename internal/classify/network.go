@@ -247,6 +247,9 @@ func (c *classifier) addConn(p *phaseAcc, r trace.Record, info *sockInfo, op str
 		if op == "bind" || op == "listen" {
 			conn.Category = m.ConnListener
 		}
+		if op == "connect" && conn.Proto == "udp" && conn.Category == m.ConnEgress && res == "unreachable" {
+			conn.Category = m.ConnNoRoute
+		}
 		if op == "bind" && conn.Proto == "udp" && res == m.ResultOK {
 			c.holdBind(p, info, conn, r.Time)
 			return

@@ -75,6 +75,14 @@ const (
 	ConnSensitive = "sensitive"
 	// ConnEgress is traffic meant to leave the machine.
 	ConnEgress = "egress"
+	// ConnNoRoute is a UDP socket's connect to an address outside the
+	// machine that found no route: connecting a datagram socket sends
+	// nothing (it picks a route and a source address), and one that failed
+	// stays unconnected, so nothing can be sent on it without an address
+	// of its own, which is a send of its own. Chromium's IPv6 reachability
+	// check connects one to a public resolver's address on every launch;
+	// the sandbox has no IPv6 route.
+	ConnNoRoute = "no-route"
 )
 
 // How a canary was touched (CanaryHit.How).
