@@ -17,8 +17,9 @@ var injectFixture = filepath.Join("..", "..", "testdata", "fixtures", "inject-se
 // instruction aimed at the agent fails the default policy with a finding
 // that says so (a command to run in a result, a reworded tool-shadowing
 // rule, a Chinese injection, an injection in schema keywords the walker
-// did not read, a soft directive in a result), and each benign control of
-// the same shape passes.
+// did not read, a soft directive in a result, a request after a runtime's
+// error), and each benign control of the same shape passes (the runtime's
+// error alone names the operation that failed and the path).
 func TestInjectStructure(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -41,6 +42,8 @@ func TestInjectStructure(t *testing.T) {
 		{"result=soft", true, policy.KindMessage},
 		{"result=soft2", true, policy.KindMessage},
 		{"result=soft-benign", false, ""},
+		{"result=fs-error-request", true, policy.KindMessage},
+		{"result=fs-error", false, ""},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
