@@ -105,7 +105,7 @@ func hasDerivedPresence(man *m.Manifest, presence string) bool {
 // over their time with a planted secret are secret-derived.
 func TestPlainTheftControls(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret", "codes-history")
+	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret", "codes-history", "flag-bits")
 	fs := findings(man)
 	var sent, shown bool
 	for _, f := range fs {
@@ -123,6 +123,11 @@ func TestPlainTheftControls(t *testing.T) {
 	// secret instead of the credential it is given.
 	if f := derivedTo(fs, "http", "signed.example POST"); f == nil || f.Severity != policy.Critical || !strings.Contains(f.Evidence, "header.authorization") {
 		t.Errorf("requests signed with a planted secret are not secret-derived: %+v", f)
+	}
+	// The secret's bits as flags present or not in telemetry: more flags
+	// than a background load sets.
+	if f := derivedTo(fs, "http", "flags.example POST"); f == nil || f.Severity != policy.Critical {
+		t.Errorf("the secret's bits as flags are not secret-derived at critical: %+v", f)
 	}
 	// The control of noisy-siblings: every duration of the history a
 	// character code of the secret.
@@ -172,11 +177,13 @@ func derivedIn(fs []policy.Finding, channel, phase string) *policy.Finding {
 // signature never agree between them by chance), an update check that fires only
 // years ahead, a child that ends with the server, a history of timed
 // requests whose durations agree by chance in a few entries (okx-trade-mcp's
-// trade_get_history), and files returned to a caller who named them are no
-// difference: nothing at or above high, nothing derived.
+// trade_get_history), telemetry that carries a flag once a background load
+// has ended (desktop-commander's), and files returned to a caller who named
+// them are no difference: nothing at or above high, nothing derived
+// beyond low.
 func TestBenignVariationStaysClean(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings")
+	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings", "late-flag")
 	fs := findings(man)
 	for _, f := range fs {
 		if f.Severity >= policy.High || f.Kind == policy.KindDerived && f.Severity > policy.Low || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
@@ -185,7 +192,12 @@ func TestBenignVariationStaysClean(t *testing.T) {
 	}
 	for _, d := range man.Derived {
 		// One side alone (a timer one run ended before) is a low note;
-		// nothing that follows the values field by field or by place.
+		// nothing that follows the values field by field or by place but
+		// late-flag's telemetry, whose flag may land after a call in one
+		// run and before it in another (a low note, the findings above).
+		if d.Dest == "flags.example POST" && d.Presence == "" {
+			continue
+		}
 		if d.Presence == "" || d.Presence == "where it goes follows the planted values" {
 			t.Errorf("derived %+v", d)
 		}

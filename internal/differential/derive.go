@@ -240,14 +240,20 @@ const (
 func fieldLabel(f FieldDiff) string {
 	aaaa := func(v string) bool { return v == "A" || v == "AAAA" }
 	https := func(v string) bool { return aaaa(v) || v == "HTTPS" }
+	flag := func(v string) bool { return v == "true" || v == "false" || v == "null" }
 	switch {
 	case f.Name == "qtype" && aaaa(f.Primary) && aaaa(f.Variant):
 		return QtypeAddress
 	case f.Name == "qtype" && https(f.Primary) && https(f.Variant):
 		return QtypeAddressOrHTTPS
+	case f.Primary == absent && flag(f.Variant) || f.Variant == absent && flag(f.Primary):
+		return textsafe.Line(f.Name, 120) + flagLabel
 	}
 	n := len(f.Primary)
-	if f.Variant != absent {
+	switch {
+	case f.Primary == absent:
+		n = len(f.Variant)
+	case f.Variant != absent:
 		n = max(n, len(f.Variant))
 	}
 	if x, ok := decimal(f.Primary); ok {
@@ -261,6 +267,26 @@ func fieldLabel(f FieldDiff) string {
 		}
 	}
 	return fmt.Sprintf("%s (%d characters)", textsafe.Line(f.Name, 120), n)
+}
+
+// flagLabel ends the label of a field one run alone had, whose value in
+// it was true, false or null: a field a server adds once some state is
+// set (desktop-commander adds "saw_onboarding_page": false to its
+// telemetry once its feature flags have loaded, which in one run came
+// before a call and in another after it). It carries its presence, a bit.
+const flagLabel = " (a flag, in one run only)"
+
+// LabelFlag reads a flag's label back: the field's last key ("" for a
+// field whose name has none), and whether the label is one.
+func LabelFlag(label string) (key string, ok bool) {
+	name, ok := strings.CutSuffix(label, flagLabel)
+	if !ok {
+		return "", false
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name, true
 }
 
 // LabelSize reads a field label fieldLabel made: the field's size, whether

@@ -203,10 +203,20 @@ func TestFieldLabel(t *testing.T) {
 		{FieldDiff{Name: "body.checkpoints[2].timestamp", Primary: "12", Variant: "451"}, "body.checkpoints[2].timestamp (3 digits)"},
 		{FieldDiff{Name: "n", Primary: "12", Variant: "4a"}, "n (2 characters)"},
 		{FieldDiff{Name: "header.content-length", Primary: "812", Variant: "1030"}, "header.content-length (4 digits, 218 apart)"},
+		{FieldDiff{Name: "body.x", Primary: absent, Variant: "abc"}, "body.x (3 characters)"},
+		{FieldDiff{Name: "body.events[0].params.saw_onboarding_page", Primary: "false", Variant: absent}, "body.events[0].params.saw_onboarding_page" + flagLabel},
+		{FieldDiff{Name: "body.ready", Primary: absent, Variant: "null"}, "body.ready" + flagLabel},
+		{FieldDiff{Name: "body.ready", Primary: "true", Variant: "false"}, "body.ready (5 characters)"},
 	} {
 		got := fieldLabel(tc.f)
 		if got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
+		}
+		if key, ok := LabelFlag(got); ok {
+			if !strings.HasSuffix(tc.f.Name, "."+key) {
+				t.Errorf("%q read back as a flag keyed %q", got, key)
+			}
+			continue
 		}
 		if n, _, _, ok := LabelSize(got); ok != (tc.f.Name != "qtype" || strings.HasSuffix(got, "characters)")) || ok && n == 0 {
 			t.Errorf("%q read back as size %d (%v)", got, n, ok)

@@ -126,22 +126,36 @@ const maxLengthApart = 8
 // Content-Length (at most maxLengthApart bytes apart) and at most two numbers of at most three digits (a
 // duration in milliseconds, a count: exa-mcp-server's analytics post to
 // agnost.ai in the study, a checkpoint's timestamp and the body's length,
-// the runs with the same secrets agreeing by running side by side). Such
-// a request carries a few bits; more than two of them in a run (each
-// emission counted), a longer number, or any other field that differs,
-// stay what they are.
+// the runs with the same secrets agreeing by running side by side) or
+// flags one run alone had (true, false or null: desktop-commander's
+// "saw_onboarding_page", which its telemetry carries once its feature
+// flags have loaded, before a call in some runs and after it in others),
+// the length then also apart by what the flags' keys and values take.
+// Such a request carries a few bits; more than two of them in a run (each
+// emission counted), more than two numbers and flags in one, a longer
+// number, a value of a field one run alone had that is not a flag, or any
+// other field that differs, stay what they are.
 func smallSend(d m.DerivedOutput) bool {
 	if d.Channel != differential.ChannelHTTP || d.Presence != "" || len(d.Fields) == 0 {
 		return false
 	}
-	numbers := 0
+	numbers, flagBytes := 0, 0
 	for _, f := range d.Fields {
+		if key, ok := differential.LabelFlag(f); ok {
+			numbers++
+			flagBytes += len(key) + len(`"":false,`)
+		}
+	}
+	for _, f := range d.Fields {
+		if _, ok := differential.LabelFlag(f); ok {
+			continue
+		}
 		n, digits, apart, ok := differential.LabelSize(f)
 		switch {
 		case !ok || !digits:
 			return false
 		case strings.HasPrefix(f, "header.content-length ("):
-			if apart < 0 || apart > maxLengthApart {
+			if apart < 0 || apart > maxLengthApart+flagBytes {
 				return false
 			}
 		case n > 3:

@@ -40,6 +40,17 @@ func TestDerivedSeverities(t *testing.T) {
 		{"a body's length in two requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)"}, Count: 2}, Low},
 		{"a body's length in three requests", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)"}, Count: 3}, Critical},
 		{"a duration and the length", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits, 2 apart)", "body.checkpoints[2].timestamp (2 digits)"}, Count: 2}, Low},
+		// desktop-commander's telemetry: a flag its feature flags' load set
+		// before a call in the runs with the same secrets and after it in
+		// the other, its length, a duration.
+		{"a flag in one run only", m.DerivedOutput{Channel: differential.ChannelHTTP, UserFiles: true, Count: 2, Fields: []string{
+			"body.events[0].params.duration_ms (1 digits)", "header.content-length (3 digits, 28 apart)", "body.events[0].params.saw_onboarding_page (a flag, in one run only)"}}, Low},
+		{"a flag and a body that grew more", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{
+			"header.content-length (3 digits, 60 apart)", "body.params.saw_onboarding_page (a flag, in one run only)"}}, Critical},
+		{"three flags", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{
+			"body.a (a flag, in one run only)", "body.b (a flag, in one run only)", "body.c (a flag, in one run only)"}}, Critical},
+		{"a flag beside a text", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{
+			"body.a (a flag, in one run only)", "body.k (24 characters)"}}, Critical},
 		{"a body that grew", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (4 digits, 230 apart)"}}, Critical},
 		{"a length without how far", m.DerivedOutput{Channel: differential.ChannelHTTP, Fields: []string{"header.content-length (3 digits)"}}, Critical},
 		{"three lookups' types", m.DerivedOutput{Channel: differential.ChannelDNS, Fields: []string{"qtype (A, AAAA or HTTPS)"}, Count: 3}, Critical},
