@@ -141,15 +141,20 @@ func TestPlainTheftControls(t *testing.T) {
 // the secret among numbers of the same kind that vary by themselves; it
 // follows the secret in more of them than chance agreements would, and
 // stays secret-derived. The control (every duration a character code)
-// is TestPlainTheftControls's.
+// is TestPlainTheftControls's. Memory figures made of the secret (the
+// control of memory-report) are secret-derived too.
 func TestSecretAmongNoisySiblings(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "noisy-siblings")
+	man := differentialRun(t, false, nil, "noisy-siblings", "memory-secret")
 	for _, c := range man.Calls {
 		t.Logf("call %s %s %s", c.Phase, c.Outcome, c.Detail)
 	}
 	if f := derivedIn(findings(man), "result", "call:echo"); f == nil || f.Severity != policy.High {
 		t.Errorf("a secret among noisy durations is not secret-derived at high: %+v; derived %+v", f, man.Derived)
+	}
+	// The control of memory-report: its figures made of the secret.
+	if f := derivedIn(findings(man), "result", "call:render"); f == nil || f.Severity != policy.High {
+		t.Errorf("memory figures made of the secret are not secret-derived at high: %+v", f)
 	}
 }
 
@@ -177,13 +182,14 @@ func derivedIn(fs []policy.Finding, channel, phase string) *policy.Finding {
 // signature never agree between them by chance), an update check that fires only
 // years ahead, a child that ends with the server, a history of timed
 // requests whose durations agree by chance in a few entries (okx-trade-mcp's
-// trade_get_history), telemetry that carries a flag once a background load
+// trade_get_history), a memory report (desktop-commander's get_config),
+// telemetry that carries a flag once a background load
 // has ended (desktop-commander's), and files returned to a caller who named
 // them are no difference: nothing at or above high, nothing derived
 // beyond low.
 func TestBenignVariationStaysClean(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings", "late-flag")
+	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings", "late-flag", "memory-report")
 	fs := findings(man)
 	for _, f := range fs {
 		if f.Severity >= policy.High || f.Kind == policy.KindDerived && f.Severity > policy.Low || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {

@@ -33,7 +33,7 @@ type Derived struct {
 type FieldDiff struct {
 	Name             string
 	Primary, Variant string
-	// kind is the field's kind (kindOf) when its difference is one its
+	// kind is the field's kind (kindsOf) when its difference is one its
 	// kind's noise explains (noisyKinds); Compare drops such fields while
 	// the run has few of them.
 	kind string
@@ -254,8 +254,14 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 	if len(out) > 0 {
 		noisy := noisyKinds(p, pm, cm, vm)
 		for i, d := range out {
-			if k := kindOf(d.Name, pm); noisy[k] && smallNumber(d.Primary) && smallNumber(d.Variant) {
-				out[i].kind = k
+			if !smallNumber(d.Primary) || !smallNumber(d.Variant) {
+				continue
+			}
+			for _, k := range kindsOf(d.Name, pm) {
+				if noisy[k] {
+					out[i].kind = k
+					break
+				}
 			}
 		}
 	}
@@ -324,7 +330,8 @@ func fields(r Record) map[string]string {
 // A field of a record has a kind when other fields are made the same way:
 // a JSON path's array elements (the same path, the index left out) or a
 // text's tokens after the same word ("durationMs": 12 in each entry of a
-// log listing). A kind of numbers that varied between the runs with the
+// log listing) or before it (a unit: desktop-commander's get_config
+// reports "heapUsed": "12.34 MB" and four more such figures). A kind of numbers that varied between the runs with the
 // same secrets in some of its fields is noise in all of them: a timer's
 // durations agree between two runs in one entry by chance and not in the
 // next (okx-trade-mcp's trade_get_history lists its recent calls with
@@ -353,24 +360,58 @@ const (
 
 var reIndex = regexp.MustCompile(`\[[0-9]+\]`)
 
-// kindOf is a field's kind, "" when it has none: a text token's by the
-// word before it, a JSON path's by the path without its indices.
-func kindOf(name string, pm map[string]string) string {
-	if i := strings.LastIndexByte(name, '#'); i >= 0 {
-		n, err := strconv.Atoi(name[i+1:])
-		if err != nil || n <= 0 {
-			return ""
+// maxKindSkip is how many numbers may stand between a token and the word
+// that gives its kind.
+const maxKindSkip = 2
+
+// kindsOf are a field's kinds, none when it has none: a text token's by
+// the word before it and by the word after it (a unit: "45.67 MB" in each
+// entry of a memory report), skipping at most maxKindSkip numbers between
+// (the fraction's digits), with how many it skipped; a JSON path's by the
+// path without its indices. A token of a JSON string drops the string's
+// own key too, so that the strings of one object's keys ("rss": "45.67
+// MB", "heapUsed": "12.30 MB") are of a kind.
+func kindsOf(name string, pm map[string]string) []string {
+	i := strings.LastIndexByte(name, '#')
+	if i < 0 {
+		if !reIndex.MatchString(name) {
+			return nil
 		}
-		prev := pm[name[:i]+"#"+strconv.Itoa(n-1)]
-		if _, num := decimal(prev); prev == "" || num || len(prev) > 64 {
-			return ""
+		return []string{reIndex.ReplaceAllString(name, "[]")}
+	}
+	n, err := strconv.Atoi(name[i+1:])
+	if err != nil || n < 0 {
+		return nil
+	}
+	prefix := name[:i]
+	kind := reIndex.ReplaceAllString(prefix, "[]")
+	if dot := strings.LastIndexByte(kind, '.'); dot >= 0 && !strings.HasSuffix(kind, "]") {
+		kind = kind[:dot] + ".*"
+	}
+	word := func(from, step int) (string, int) {
+		for k := 1; k <= maxKindSkip+1; k++ {
+			j := from + step*k
+			if j < 0 {
+				return "", 0
+			}
+			w, ok := pm[prefix+"#"+strconv.Itoa(j)]
+			if !ok || len(w) > 64 {
+				return "", 0
+			}
+			if _, num := decimal(w); !num {
+				return w, k
+			}
 		}
-		return reIndex.ReplaceAllString(name[:i], "[]") + "#after:" + prev
+		return "", 0
 	}
-	if !reIndex.MatchString(name) {
-		return ""
+	var out []string
+	if w, k := word(n, -1); w != "" {
+		out = append(out, kind+"#after:"+w+"/"+strconv.Itoa(k))
 	}
-	return reIndex.ReplaceAllString(name, "[]")
+	if w, k := word(n, 1); w != "" {
+		out = append(out, kind+"#before:"+w+"/"+strconv.Itoa(k))
+	}
+	return out
 }
 
 // noisyKinds are the kinds of p's numeric fields whose differences with
@@ -385,23 +426,24 @@ func noisyKinds(p Record, pm, cm, vm map[string]string) map[string]bool {
 		if x, ok := decimal(f.Value); !ok || x < 0 || len(f.Value) > maxMemberDigits {
 			continue
 		}
-		k := kindOf(f.Name, pm)
 		cv, inC := cm[f.Name]
 		vv, inV := vm[f.Name]
-		if k == "" || !inC || !inV {
+		if !inC || !inV {
 			continue
 		}
-		s := st[k]
-		if s == nil {
-			s = &stat{}
-			st[k] = s
-		}
-		s.n++
-		switch {
-		case cv != f.Value:
-			s.varied++
-		case vv != f.Value && !clockStep(f.Value, vv):
-			s.flagged++
+		for _, k := range kindsOf(f.Name, pm) {
+			s := st[k]
+			if s == nil {
+				s = &stat{}
+				st[k] = s
+			}
+			s.n++
+			switch {
+			case cv != f.Value:
+				s.varied++
+			case vv != f.Value && !clockStep(f.Value, vv):
+				s.flagged++
+			}
 		}
 	}
 	out := map[string]bool{}

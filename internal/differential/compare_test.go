@@ -427,3 +427,41 @@ func TestKindNoise(t *testing.T) {
 		t.Errorf("one listing returned twice: %+v", got)
 	}
 }
+
+// TestKindNoiseUnits: a memory report's figures ("45.67 MB" under each of
+// five keys, as text and as structured content) are of a kind by their
+// unit; two of them agreeing by chance in the runs with the same secrets
+// are its noise. Five figures that follow the secrets and never vary by
+// themselves stay a difference.
+func TestKindNoiseUnits(t *testing.T) {
+	report := func(mb ...string) Record {
+		r := Record{Phase: "call:get_config", Channel: ChannelResult, Dest: "tools/call"}
+		keys := []string{"rss", "heapTotal", "heapUsed", "external", "arrayBuffers"}
+		var b strings.Builder
+		b.WriteString(`{"content":[{"type":"text","text":"Config:\n`)
+		for i, k := range keys {
+			fmt.Fprintf(&b, `  %s: %s MB\n`, k, mb[i])
+		}
+		b.WriteString(`"}],"structuredContent":{"memory":{`)
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `%q:"%s MB"`, k, mb[i])
+		}
+		b.WriteString(`}}}`)
+		r.AddText("text", b.String())
+		return r
+	}
+	p := report("81.12", "40.55", "18.07", "3.21", "0.52")
+	c := report("80.12", "41.90", "19.07", "3.48", "0.31")
+	v := report("82.76", "40.13", "18.66", "3.06", "0.97")
+	if got := Compare([]Record{p}, []Record{c}, []Record{v}); len(got) != 0 {
+		t.Errorf("memory figures: %+v", got)
+	}
+	p = report("11.22", "33.44", "55.66", "77.88", "99.10")
+	v = report("21.32", "43.54", "65.76", "87.98", "19.20")
+	if got := Compare([]Record{p}, []Record{p}, []Record{v}); len(got) != 1 {
+		t.Errorf("figures that follow the secrets: %+v", got)
+	}
+}
