@@ -27,6 +27,10 @@ type Derived struct {
 	Presence string
 	// Occurrence is its place among the emissions of its key.
 	Occurrence int
+	// shifted: every field's value in the variant run is one the runs
+	// with the same secrets also emitted there, and the primary's one the
+	// variant run also emitted (dropShifted).
+	shifted bool
 }
 
 // FieldDiff is one field that differs with the planted values.
@@ -113,6 +117,7 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			continue
 		}
 		usedC, usedV := make([]bool, len(cs)), make([]bool, len(vs))
+		pvals, cvals, vvals := fieldValues(ps), fieldValues(cs), fieldValues(vs)
 		for i, pr := range ps {
 			if i == maxPaired {
 				break
@@ -132,7 +137,10 @@ func Compare(primary, calibration, variant []Record) []Derived {
 				continue
 			}
 			if fd := fieldDiffs(pr, cs[ci], vs[vi]); len(fd) > 0 {
-				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i})
+				shifted := !slices.ContainsFunc(fd, func(f FieldDiff) bool {
+					return f.Primary == absent || f.Variant == absent || !pvals[f.Name][f.Variant] || !cvals[f.Name][f.Variant] || !vvals[f.Name][f.Primary]
+				})
+				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i, shifted: shifted})
 			}
 		}
 	}
@@ -142,6 +150,7 @@ func Compare(primary, calibration, variant []Record) []Derived {
 		}
 	}
 	out = dropKindNoise(out)
+	out = dropShifted(out)
 	swapped(out)
 	slices.SortStableFunc(out, func(a, b Derived) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Channel, b.Channel), cmp.Compare(a.Dest, b.Dest), cmp.Compare(a.Occurrence, b.Occurrence))
@@ -494,4 +503,50 @@ func dropKindNoise(out []Derived) []Derived {
 		}
 	}
 	return kept
+}
+
+// The runs make the same emissions, but not always in the same order or
+// number in each window: desktop-commander looks up its telemetry host
+// and its bare domain as timers decide, and in one call's window the runs
+// with the same secrets asked for the one and the secrets run for the
+// other, each asking for both elsewhere (a high finding on a DNS name).
+// A pair whose every differing value is one the other side also emitted
+// on that channel and destination (the variant's value in the primary
+// and calibration runs, the primary's in the variant run) shifted in time,
+// and carries no more than which came when: a bit. While a run has at
+// most maxShifted such emissions they are dropped; past that, they all
+// stay (a secret's bits spelled by choosing between two names, one
+// lookup a bit, shifts every lookup).
+const maxShifted = 2
+
+// fieldValues are the values each field takes in the records.
+func fieldValues(rs []Record) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for i, r := range rs {
+		if i == maxPaired {
+			break
+		}
+		for _, f := range r.Fields {
+			if out[f.Name] == nil {
+				out[f.Name] = map[string]bool{}
+			}
+			out[f.Name][f.Value] = true
+		}
+	}
+	return out
+}
+
+// dropShifted leaves out the emissions that only shifted in time, while
+// the run has at most maxShifted of them.
+func dropShifted(out []Derived) []Derived {
+	n := 0
+	for _, d := range out {
+		if d.shifted {
+			n++
+		}
+	}
+	if n == 0 || n > maxShifted {
+		return out
+	}
+	return slices.DeleteFunc(out, func(d Derived) bool { return d.shifted })
 }

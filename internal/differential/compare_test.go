@@ -465,3 +465,44 @@ func TestKindNoiseUnits(t *testing.T) {
 		t.Errorf("figures that follow the secrets: %+v", got)
 	}
 }
+
+// TestShiftedInTime: a server looks up its telemetry host and its bare
+// domain as timers decide; the runs with the same secrets asked for the
+// one more often and the secrets run for the other (desktop-commander).
+// Each value was asked for by the other side too: no difference. Names
+// chosen by the secret's bits shift more lookups than that, and stay.
+func TestShiftedInTime(t *testing.T) {
+	q := func(phase, name, typ string) Record {
+		r := Record{Phase: phase, Channel: ChannelDNS, Dest: "desk.example"}
+		r.AddField("name", name)
+		r.AddField("qtype", typ)
+		return r
+	}
+	const bare, tele = "desk.example", "telemetry.desk.example"
+	p := []Record{q("startup", bare, "A"), q("startup", bare, "AAAA"), q("call:s", tele, "A"), q("call:s", tele, "AAAA"), q("idle", tele, "A"), q("idle", tele, "AAAA")}
+	v := []Record{q("startup", bare, "A"), q("startup", bare, "AAAA"), q("call:s", bare, "A"), q("call:s", bare, "AAAA"), q("idle", tele, "A"), q("idle", tele, "AAAA")}
+	if got := Compare(p, p, v); len(got) != 0 {
+		t.Errorf("lookups shifted in time: %+v", got)
+	}
+	// The control: a name a bit, eight lookups; the secrets differ in
+	// four bits that all moved the same way.
+	bits := func(s string) []Record {
+		var rs []Record
+		for i, b := range s {
+			name := "a.desk.example"
+			if b == '1' {
+				name = "b.desk.example"
+			}
+			rs = append(rs, q(fmt.Sprintf("call:c#%d", i), name, "A"))
+		}
+		return rs
+	}
+	if got := Compare(bits("00000011"), bits("00000011"), bits("00111111")); len(got) != 4 {
+		t.Errorf("names chosen by the secret's bits: %d derived, want 4", len(got))
+	}
+	// A name only the secrets run asked for is no shift.
+	v[2], v[3] = q("call:s", "x1f3.desk.example", "A"), q("call:s", "x1f3.desk.example", "AAAA")
+	if got := Compare(p, p, v); len(got) != 2 {
+		t.Errorf("a new name: %+v", got)
+	}
+}
