@@ -138,7 +138,9 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			}
 			if fd := fieldDiffs(pr, cs[ci], vs[vi]); len(fd) > 0 {
 				shifted := !slices.ContainsFunc(fd, func(f FieldDiff) bool {
-					return f.Primary == absent || f.Variant == absent || !pvals[f.Name][f.Variant] || !cvals[f.Name][f.Variant] || !vvals[f.Name][f.Primary]
+					pn, vn := pvals[f.Name], vvals[f.Name]
+					return f.Primary == absent || f.Variant == absent || pn[f.Variant] == 0 || cvals[f.Name][f.Variant] == 0 || vn[f.Primary] == 0 ||
+						vn[f.Variant] <= pn[f.Variant] || pn[f.Primary] <= vn[f.Primary]
 				})
 				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i, shifted: shifted})
 			}
@@ -512,25 +514,29 @@ func dropKindNoise(out []Derived) []Derived {
 // other, each asking for both elsewhere (a high finding on a DNS name).
 // A pair whose every differing value is one the other side also emitted
 // on that channel and destination (the variant's value in the primary
-// and calibration runs, the primary's in the variant run) shifted in time,
-// and carries no more than which came when: a bit. While a run has at
+// and calibration runs, the primary's in the variant run), the variant's
+// more often in the variant run and the primary's more often in the
+// primary run, shifted in time, and carries no more than which came
+// when: a bit. (Counts, not presence: pairing is greedy, and a record
+// whose twin was taken by an earlier one pairs with another's twin, each
+// value on both sides.) While a run has at
 // most maxShifted such emissions they are dropped; past that, they all
 // stay (a secret's bits spelled by choosing between two names, one
 // lookup a bit, shifts every lookup).
 const maxShifted = 2
 
-// fieldValues are the values each field takes in the records.
-func fieldValues(rs []Record) map[string]map[string]bool {
-	out := map[string]map[string]bool{}
+// fieldValues counts the values each field takes in the records.
+func fieldValues(rs []Record) map[string]map[string]int {
+	out := map[string]map[string]int{}
 	for i, r := range rs {
 		if i == maxPaired {
 			break
 		}
 		for _, f := range r.Fields {
 			if out[f.Name] == nil {
-				out[f.Name] = map[string]bool{}
+				out[f.Name] = map[string]int{}
 			}
-			out[f.Name][f.Value] = true
+			out[f.Name][f.Value]++
 		}
 	}
 	return out

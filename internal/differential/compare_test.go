@@ -3,6 +3,8 @@ package differential
 import (
 	"encoding/hex"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -504,5 +506,37 @@ func TestShiftedInTime(t *testing.T) {
 	v[2], v[3] = q("call:s", "x1f3.desk.example", "A"), q("call:s", "x1f3.desk.example", "AAAA")
 	if got := Compare(p, p, v); len(got) != 2 {
 		t.Errorf("a new name: %+v", got)
+	}
+}
+
+// TestShiftedNotFooledByPairing: names chosen by the secret's bits, each
+// with its bit's index, asked for in any order (concurrent lookups): a
+// record whose twin an earlier one took pairs with another's twin, each
+// value then on both sides, but the variant's surplus names are its own.
+// However the lookups are ordered, the bits stay secret-derived.
+func TestShiftedNotFooledByPairing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	q := func(name string) Record {
+		r := Record{Phase: "startup", Channel: ChannelDNS, Dest: "bits.example"}
+		r.AddField("name", name)
+		r.AddField("qtype", "A")
+		return r
+	}
+	run := func(bits uint16) []Record {
+		var rs []Record
+		for i := range 16 {
+			rs = append(rs, q(fmt.Sprintf("b%d-%d.bits.example", i, bits>>i&1)))
+		}
+		rng.Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
+		return rs
+	}
+	for range 300 {
+		a, b := uint16(rng.Uint32()), uint16(rng.Uint32())
+		if bitsDiffer := bits.OnesCount16(a ^ b); bitsDiffer < 1 {
+			continue
+		}
+		if got := Compare(run(a), run(a), run(b)); len(got) == 0 {
+			t.Fatalf("bits %016b and %016b: nothing derived", a, b)
+		}
 	}
 }
