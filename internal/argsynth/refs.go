@@ -114,7 +114,7 @@ func (c *compiled) bind(v map[string]any, o opts, pool *Pool) []boundRef {
 			continue
 		}
 		val, ok := convert(e.value, lf.value)
-		if !ok || fileForDir(lf.value, val) {
+		if !ok || fileForDir(lf.value, val) || fileForDir(val, lf.value) {
 			continue
 		}
 		next := maps.Clone(over)
@@ -192,6 +192,10 @@ func nounSet(ws []string) []string {
 // fileForDir: the parameter takes a directory (its value is an absolute
 // path with no extension: the workspace, a folder in it) and the entry
 // is a file's path ("Path to the Git repository" is not README.md).
+// Called the other way round, the parameter takes a file and the entry is
+// a directory (desktop-commander's list_directory returns the directory
+// it listed as "filePath", and write_file and edit_block were given the
+// workspace to write: "EISDIR: illegal operation on a directory").
 func fileForDir(made, ref any) bool {
 	d, ok1 := made.(string)
 	f, ok2 := ref.(string)

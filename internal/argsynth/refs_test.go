@@ -158,6 +158,14 @@ func TestReferenceNoFileForDirectory(t *testing.T) {
 	if s, _ := PlanSet(file, ReasonRequired, pool); len(s.Refs) != 1 {
 		t.Errorf("file parameter: %s %v", s.Args, s.Refs)
 	}
+	// The other way round: a directory an earlier call returned (the one
+	// it listed, desktop-commander's "filePath") is not a file to write.
+	pool = NewPool(nil)
+	pool.Add("call:list_directory", "list_directory", json.RawMessage(`{"content":[],"structuredContent":{"filePath":"/home/dev/workspace","entries":3}}`))
+	write := Tool{Name: "write_file", InputSchema: obj(`"path":{"type":"string","description":"Path of the file to write."},"content":{"type":"string"}`, "path", "content")}
+	if s, _ := PlanSet(write, ReasonRequired, pool); len(s.Refs) != 0 {
+		t.Errorf("a directory for a file parameter: %s %v", s.Args, s.Refs)
+	}
 }
 
 // TestReferencePrefersWhatACreatorMade: a process id in a creator's prose
