@@ -161,6 +161,8 @@ func byWord(w []string, last, n, desc string, tc *toolCtx) kind {
 		return kSQL
 	case in(last, "code", "script", "snippet", "expression", "expr", "formula", "function", "command", "cmd"):
 		return codeKind(last, desc, tc)
+	case in(last, "shell", "interpreter") && !strings.Contains(desc, "command"):
+		return kShellPath // which shell runs a command (desktop-commander's start_process)
 	case in(last, "selector", "element") || last == "target" && tc.has("browser", "page", "click"):
 		return kSelector
 	case in(last, "manifest", "yaml"):

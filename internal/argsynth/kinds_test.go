@@ -36,6 +36,8 @@ func TestValuesSayWhatTheyAre(t *testing.T) {
 		tool Tool
 		want map[string]any
 	}{
+		"which shell": {Tool{Name: "start_process", Description: "Start a terminal process", InputSchema: obj(`"command":{"type":"string"},"shell":{"type":"string","description":"Shell to use (default: the user's)"}`, "command", "shell")},
+			map[string]any{"command": "ls -la", "shell": "/bin/bash"}},
 		"github url": {Tool{Name: "get_issue", Description: "Get an issue of a GitHub repository", InputSchema: obj(`"url":{"type":"string"}`, "url")},
 			map[string]any{"url": "https://github.com/brightwater-logistics/fleet-dashboard"}},
 		"video url": {Tool{Name: "get_transcript", InputSchema: obj(`"url":{"type":"string","description":"YouTube video URL or ID"}`, "url")},

@@ -60,6 +60,7 @@ const (
 	kDatabase  kind = "database"
 	kCommit    kind = "commit"
 	kRepoPath  kind = "repo-path"
+	kShellPath kind = "shell-path"
 )
 
 var values = map[kind][]string{
@@ -100,6 +101,7 @@ var values = map[kind][]string{
 	kJSFunc:    {"() => document.title", "() => document.querySelector('h1')?.textContent"},
 	kPython:    {"print('Quarterly report ready')", "print('Fleet status checked')"},
 	kShell:     {"ls -la", "git status"},
+	kShellPath: {"/bin/bash", "/bin/sh"},
 	kSelector:  {"#main", "h1", ".summary"},
 	kYAML:      {yamlManifest},
 	kJSON:      {`{"region":"north","limit":10}`, `{"status":"open"}`},
