@@ -38,6 +38,7 @@ func witnessFindings(man *m.Manifest, egress *egressContext) []Finding {
 	var out []Finding
 	var own map[string]bool
 	named := witnessNamedHosts(man, egress)
+	probeHosts := probeMarkerHosts(man)
 	gitStore := gitWroteStore(man)
 	for _, d := range man.Witness {
 		factors := ""
@@ -45,6 +46,12 @@ func witnessFindings(man *m.Manifest, egress *egressContext) []Finding {
 			factors = " (the runs differed in: " + d.Factors + ")"
 		}
 		phases := evidencePhases(d.Witness)
+		if d.Only == "" && probeHosts[d.Subject] {
+			out = append(out, Finding{Severity: Low, Kind: KindEnvironment, Phase: m.PhaseWitness, Subject: d.Subject,
+				Summary:  "contacted the host of one of the audit's own probes only in the witness run (the traced run skipped the call or did not get as far)" + factors,
+				Evidence: "traced run: " + d.Traced + "; witness run: " + d.Witness})
+			continue
+		}
 		if d.Only == "" && strings.HasPrefix(d.Subject, "host ") && named[d.Subject] {
 			out = append(out, Finding{Severity: Low, Kind: KindEnvironment, Phase: m.PhaseWitness, Subject: d.Subject,
 				Summary:  "contacted a host the call named only in the witness run (the call got further there)" + factors,
@@ -109,6 +116,27 @@ func hostCredentialRead(subject string) bool {
 		}
 	}
 	return false
+}
+
+// probeMarkerHosts are the hosts the audit's URL probes point at, by
+// registrable domain, as "host H": a page of the probe's own that no
+// public resolver knows (argsynth.ProbeDomain). The witness run has its
+// own call budget, so it may make a probe the traced run skipped
+// (chrome-devtools-mcp's navigate_page, whose probe URL the witness run
+// loaded: a critical anti-analysis finding); what the probe caused is the
+// audit's doing, judged as a probe in the run that made it.
+func probeMarkerHosts(man *m.Manifest) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range man.Calls {
+		for _, p := range c.Probes {
+			for _, mk := range p.Markers {
+				if h, ok := strings.CutPrefix(mk, "dns "); ok {
+					out["host "+hosts.Registrable(h)] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // namedPhase prefixes a phase in witnessNamedHosts' set.

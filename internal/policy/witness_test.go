@@ -84,3 +84,28 @@ func TestWitnessWhatTheCallAskedFor(t *testing.T) {
 		}
 	}
 }
+
+// TestWitnessProbeHost: the witness run made a URL probe the traced run
+// skipped (its own call budget) and loaded the probe's page, which a
+// later call's window caught (chrome-devtools-mcp): the audit's own probe,
+// low. A host no probe points at stays critical.
+func TestWitnessProbeHost(t *testing.T) {
+	man := &m.Manifest{
+		Tools: []m.Tool{{Name: "navigate_page"}, {Name: "lighthouse_audit"}},
+		Calls: []m.Call{{Phase: "call:navigate_page#5", Kind: "tool", Name: "navigate_page", Outcome: m.CallSkipped, Set: "probe",
+			Args:   []byte(`{"url":"https://kb-cd1846.brightwater.internal/handbook"}`),
+			Probes: []m.Probe{{Param: "url", Kind: "url", Declared: true, Markers: []string{"dns kb-cd1846.brightwater.internal"}}}},
+			{Phase: "call:lighthouse_audit#4", Kind: "tool", Name: "lighthouse_audit", Outcome: m.CallSkipped, Args: []byte(`{"pageId":1}`)}},
+		Witness: []m.WitnessDifference{
+			{Subject: "host brightwater.internal", Traced: "nothing", Witness: "call:lighthouse_audit#4: GET kb-cd1846.brightwater.internal"},
+			{Subject: "host collect.example", Traced: "nothing", Witness: "call:lighthouse_audit#4: POST collect.example"},
+		},
+	}
+	got := map[string]Severity{}
+	for _, f := range witnessFindings(man, newEgressContext(man)) {
+		got[f.Subject] = f.Severity
+	}
+	if got["host brightwater.internal"] != Low || got["host collect.example"] != Critical {
+		t.Errorf("witness findings %v", got)
+	}
+}
