@@ -46,7 +46,7 @@ func derivedTo(fs []policy.Finding, channel, dest string) *policy.Finding {
 // TestPlainTheftControls is the same harm done plainly.
 func TestSecretsLeaveInAnyEncoding(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image", "decimal-codes", "length-code", "day-masked")
+	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image", "decimal-codes", "length-code", "day-masked", "key-secret")
 	fs := findings(man)
 	for _, tc := range []struct {
 		channel, dest string
@@ -61,6 +61,7 @@ func TestSecretsLeaveInAnyEncoding(t *testing.T) {
 		{"http", "numbers.example POST", policy.Critical},
 		{"http", "sizes.example POST", policy.Critical},
 		{"http", "masked.example POST", policy.Critical},
+		{"http", "keys.example POST", policy.Critical}, // the secret as a key, its value true
 		{"udp", "datagrams", policy.Critical},
 		{"file", "<workspace>/.cache/state.json", policy.Critical},
 		{"result", "tools/call", policy.High},

@@ -128,7 +128,7 @@ func executeRuns(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, 
 		man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
 	}
 	if o.Differential {
-		compareSecrets(man, res, vs)
+		compareSecrets(man, res, vs, p.Canaries)
 	}
 	eraRun(ctx, d, quiet, eraP, man, res)
 	m.Canonicalize(man)
@@ -296,7 +296,7 @@ func plantChoice(o Options, seed string) canary.Choice {
 
 // compareSecrets records what the primary run emitted that follows the planted
 // values (differential.Derive), once the calibration and secrets runs both ran.
-func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun) {
+func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun, primary *canary.Set) {
 	var cal, sec *Result
 	for _, v := range vs {
 		switch {
@@ -313,4 +313,19 @@ func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun) {
 	}
 	man.Run.Differential = "compared"
 	man.Derived = differential.Derive(man, Workspace, res.records, cal.records, sec.records, cal.Manifest, sec.Manifest)
+	// A label names a field by its path, and a path can be a key the
+	// server made of a secret ({"<secret>": true}): no planted value of
+	// either secrets reaches the manifest.
+	for _, v := range vs {
+		if v.name != runSecrets {
+			continue
+		}
+		for i := range man.Derived {
+			d := &man.Derived[i]
+			d.Dest = v.p.Canaries.Redact(primary.Redact(d.Dest))
+			for j, f := range d.Fields {
+				d.Fields[j] = v.p.Canaries.Redact(primary.Redact(f))
+			}
+		}
+	}
 }

@@ -2,6 +2,8 @@ package differential
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"math"
 	"regexp"
 	"slices"
@@ -41,6 +43,9 @@ type FieldDiff struct {
 	// kind's noise explains (noisyKinds); Compare drops such fields while
 	// the run has few of them.
 	kind string
+	// renamed: one run alone had it, beside another field only the other
+	// run had (fieldDiffs).
+	renamed bool
 }
 
 // Bounds of a comparison's result.
@@ -93,6 +98,31 @@ func group(rs []Record) (map[key][]Record, []key) {
 	return out, order
 }
 
+// beyondPaired are the records of ps past maxPaired that the runs with the
+// same secrets both made (a twin in cs) and the secrets run did not (no
+// twin in vs): each a difference of its whole content.
+func beyondPaired(k key, ps, cs, vs []Record) []Derived {
+	if len(ps) <= maxPaired {
+		return nil
+	}
+	cset, vset := map[string]bool{}, map[string]bool{}
+	for _, r := range cs {
+		cset[signature(r)] = true
+	}
+	for _, r := range vs {
+		vset[signature(r)] = true
+	}
+	var out []Derived
+	for i, r := range ps[maxPaired:] {
+		if sig := signature(r); cset[sig] && !vset[sig] && !r.Caller {
+			sum := sha256.Sum256([]byte(sig))
+			out = append(out, Derived{Phase: r.Phase, Channel: k.channel, Dest: k.dest, Occurrence: maxPaired + i,
+				Fields: []FieldDiff{{Name: "(record)", Primary: "sha256:" + hex.EncodeToString(sum[:]), Variant: absent, renamed: true}}})
+		}
+	}
+	return out
+}
+
 // Compare lists what follows the planted values: primary and calibration
 // are runs with the same secrets, variant a run with others. Records of a
 // key pair up by content, not by order (a resolver's A and AAAA questions
@@ -116,8 +146,9 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			}
 			continue
 		}
+		out = append(out, beyondPaired(k, ps, cs, vs)...)
 		usedC, usedV := make([]bool, len(cs)), make([]bool, len(vs))
-		pvals, cvals, vvals := fieldValues(ps), fieldValues(cs), fieldValues(vs)
+		pvals, cvals, vvals := twins(ps), twins(cs), twins(vs)
 		for i, pr := range ps {
 			if i == maxPaired {
 				break
@@ -137,11 +168,8 @@ func Compare(primary, calibration, variant []Record) []Derived {
 				continue
 			}
 			if fd := fieldDiffs(pr, cs[ci], vs[vi]); len(fd) > 0 {
-				shifted := !slices.ContainsFunc(fd, func(f FieldDiff) bool {
-					pn, vn := pvals[f.Name], vvals[f.Name]
-					return f.Primary == absent || f.Variant == absent || pn[f.Variant] == 0 || cvals[f.Name][f.Variant] == 0 || vn[f.Primary] == 0 ||
-						vn[f.Variant] <= pn[f.Variant] || pn[f.Primary] <= vn[f.Primary]
-				})
+				sp, sv := signature(pr), signature(vs[vi])
+				shifted := pvals[sv] > 0 && cvals[sv] > 0 && vvals[sp] > 0 && vvals[sv] > pvals[sv] && pvals[sp] > vvals[sp]
 				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i, shifted: shifted})
 			}
 		}
@@ -153,6 +181,12 @@ func Compare(primary, calibration, variant []Record) []Derived {
 	}
 	out = dropKindNoise(out)
 	out = dropShifted(out)
+	// Judged on every field that differs; reported on the first few.
+	for i := range out {
+		if len(out[i].Fields) > maxFieldsDerived {
+			out[i].Fields = out[i].Fields[:maxFieldsDerived]
+		}
+	}
 	swapped(out)
 	slices.SortStableFunc(out, func(a, b Derived) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Channel, b.Channel), cmp.Compare(a.Dest, b.Dest), cmp.Compare(a.Occurrence, b.Occurrence))
@@ -189,8 +223,13 @@ func swapped(out []Derived) {
 }
 
 // maxPaired bounds the records of one key that are paired (pairing is
-// quadratic in them).
+// quadratic in them); the records past it are compared by content alone
+// (beyondPaired), so a flood of one lookup hides nothing after it.
 const maxPaired = 64
+
+// maxClockDeltas is how many different steps the fields a clock step
+// apart may make in one record.
+const maxClockDeltas = 3
 
 // bestMatch is the unused record of rs that shares the most fields with
 // r (only the fields of only, when set), then its phase, -1 when none is
@@ -250,6 +289,8 @@ func stableFields(p, c Record) map[string]bool {
 func fieldDiffs(p, c, v Record) []FieldDiff {
 	pm, cm, vm := fields(p), fields(c), fields(v)
 	var out []FieldDiff
+	var steps []FieldDiff
+	deltas := map[int64]bool{}
 	for _, f := range p.Fields {
 		if cv, ok := cm[f.Name]; !ok || cv != f.Value {
 			continue // varies by itself
@@ -258,9 +299,24 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 		if !ok {
 			vv = absent
 		}
-		if vv != f.Value && !clockStep(f.Value, vv) && len(out) < maxFieldsDerived {
+		switch {
+		case vv == f.Value:
+		case clockStep(f.Value, vv):
+			steps = append(steps, FieldDiff{Name: f.Name, Primary: f.Value, Variant: vv})
+			if x, ok := decimal(f.Value); ok {
+				y, _ := decimal(vv)
+				deltas[(x-y+60)%60] = true // a minute's wrap is the step it makes
+			}
+		default:
 			out = append(out, FieldDiff{Name: f.Name, Primary: f.Value, Variant: vv})
 		}
+	}
+	// A clock that started a moment later moves its fields by one step
+	// (and its neighbour, a second's rounding, and a length that counts
+	// one): numbers a few apart by many different steps are a secret
+	// spelled in small numbers (two bits each), not a clock.
+	if len(deltas) > maxClockDeltas {
+		out = append(out, steps...)
 	}
 	if len(out) > 0 {
 		noisy := noisyKinds(p, pm, cm, vm)
@@ -279,8 +335,20 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 	for _, f := range v.Fields {
 		_, inP := pm[f.Name]
 		_, inC := cm[f.Name]
-		if !inP && !inC && len(out) < maxFieldsDerived && len(pm) == len(cm) {
+		if !inP && !inC && len(pm) == len(cm) {
 			out = append(out, FieldDiff{Name: f.Name, Primary: absent, Variant: f.Value})
+		}
+	}
+	// A field one run alone had beside one the other run alone had is a
+	// key renamed (the secret spelled in a key: {"<secret>": true}), not
+	// a field a run added.
+	onlyP := slices.ContainsFunc(out, func(f FieldDiff) bool { return f.Variant == absent })
+	onlyV := slices.ContainsFunc(out, func(f FieldDiff) bool { return f.Primary == absent })
+	if onlyP && onlyV {
+		for i := range out {
+			if out[i].Primary == absent || out[i].Variant == absent {
+				out[i].renamed = true
+			}
 		}
 	}
 	return out
@@ -359,7 +427,10 @@ func fields(r Record) map[string]string {
 // Past it, every such field stays a difference: a secret spread over
 // many noisy numbers is not noise. Below it, a secret in a few small
 // numbers hidden among random ones of their kind passes (docs/sandbox.md,
-// "What remains out of reach").
+// "What remains out of reach"). The fields are counted, not their values
+// (a secret's bits as 10 or 50 are two values and as many fields as bits),
+// a listing that a later call repeats counting once: for each kind and
+// values, the most any one emission has.
 const (
 	minKindFields   = 4
 	minKindVaried   = 2
@@ -481,15 +552,23 @@ func smallNumber(s string) bool {
 // the run has at most maxKindNoise of them (by kind and values), and the
 // emissions left with no field; past that, they all stay.
 func dropKindNoise(out []Derived) []Derived {
-	seen := map[[3]string]bool{}
+	most := map[[3]string]int{}
 	for _, d := range out {
+		in := map[[3]string]int{}
 		for _, f := range d.Fields {
 			if f.kind != "" {
-				seen[[3]string{f.kind, f.Primary, f.Variant}] = true
+				in[[3]string{f.kind, f.Primary, f.Variant}]++
 			}
 		}
+		for t, n := range in {
+			most[t] = max(most[t], n)
+		}
 	}
-	if len(seen) == 0 || len(seen) > maxKindNoise {
+	total := 0
+	for _, n := range most {
+		total += n
+	}
+	if total == 0 || total > maxKindNoise {
 		return out
 	}
 	kept := out[:0]
@@ -512,32 +591,38 @@ func dropKindNoise(out []Derived) []Derived {
 // and its bare domain as timers decide, and in one call's window the runs
 // with the same secrets asked for the one and the secrets run for the
 // other, each asking for both elsewhere (a high finding on a DNS name).
-// A pair whose every differing value is one the other side also emitted
-// on that channel and destination (the variant's value in the primary
-// and calibration runs, the primary's in the variant run), the variant's
+// A pair whose variant record is the exact twin of records the runs with
+// the same secrets also made on that channel and destination, and whose
+// primary record the twin of one the variant run made, the variant's
 // more often in the variant run and the primary's more often in the
 // primary run, shifted in time, and carries no more than which came
-// when: a bit. (Counts, not presence: pairing is greedy, and a record
-// whose twin was taken by an earlier one pairs with another's twin, each
-// value on both sides.) While a run has at
+// when: a bit. (Whole records, not fields: a request of many fields, each
+// value on both sides, could carry anything in their combination.) While a run has at
 // most maxShifted such emissions they are dropped; past that, they all
 // stay (a secret's bits spelled by choosing between two names, one
 // lookup a bit, shifts every lookup).
 const maxShifted = 2
 
-// fieldValues counts the values each field takes in the records.
-func fieldValues(rs []Record) map[string]map[string]int {
-	out := map[string]map[string]int{}
+// signature is a record's content: its fields, names and values.
+func signature(r Record) string {
+	var b strings.Builder
+	for _, f := range r.Fields {
+		b.WriteString(f.Name)
+		b.WriteByte(0)
+		b.WriteString(f.Value)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// twins counts the records of each content.
+func twins(rs []Record) map[string]int {
+	out := map[string]int{}
 	for i, r := range rs {
 		if i == maxPaired {
 			break
 		}
-		for _, f := range r.Fields {
-			if out[f.Name] == nil {
-				out[f.Name] = map[string]int{}
-			}
-			out[f.Name][f.Value]++
-		}
+		out[signature(r)]++
 	}
 	return out
 }

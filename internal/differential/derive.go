@@ -246,7 +246,7 @@ func fieldLabel(f FieldDiff) string {
 		return QtypeAddress
 	case f.Name == "qtype" && https(f.Primary) && https(f.Variant):
 		return QtypeAddressOrHTTPS
-	case f.Primary == absent && flag(f.Variant) || f.Variant == absent && flag(f.Primary):
+	case !f.renamed && (f.Primary == absent && flag(f.Variant) || f.Variant == absent && flag(f.Primary)):
 		return textsafe.Line(f.Name, 120) + flagLabel
 	}
 	n := len(f.Primary)

@@ -58,6 +58,10 @@ const (
 	ChannelFile    = "file"
 )
 
+// restField is the last field of a record that reached MaxFields: the
+// digest of every field past the bound.
+const restField = "(the rest)"
+
 // Bounds of what a record holds: fields per record and bytes per field,
 // so a flood costs bounded memory and time.
 const (
@@ -67,7 +71,17 @@ const (
 )
 
 func (r *Record) add(name, value string) {
-	if len(r.Fields) >= MaxFields {
+	if len(r.Fields) >= MaxFields-1 {
+		// Past the bound, the rest folds into one digest: a secret after
+		// five hundred constant fields still changes the record.
+		h := sha256.New()
+		if len(r.Fields) == MaxFields {
+			h.Write([]byte(r.Fields[MaxFields-1].Value))
+		} else {
+			r.Fields = append(r.Fields, Field{Name: restField})
+		}
+		h.Write([]byte(name + "\x00" + value + "\x00"))
+		r.Fields[MaxFields-1].Value = "sha256:" + hex.EncodeToString(h.Sum(nil))
 		return
 	}
 	if len(value) > MaxFieldBytes {
@@ -106,7 +120,7 @@ func (r *Record) AddText(prefix, text string) {
 }
 
 func (r *Record) addJSON(prefix string, v any, depth int) {
-	if depth > 16 || len(r.Fields) >= MaxFields {
+	if depth > 16 {
 		return
 	}
 	switch x := v.(type) {

@@ -143,7 +143,7 @@ func smallSend(d m.DerivedOutput) bool {
 	for _, f := range d.Fields {
 		if key, ok := differential.LabelFlag(f); ok {
 			numbers++
-			flagBytes += len(key) + len(`"":false,`)
+			flagBytes += min(len(key), maxFlagKey) + len(`"":false,`)
 		}
 	}
 	for _, f := range d.Fields {
@@ -166,6 +166,10 @@ func smallSend(d m.DerivedOutput) bool {
 	}
 	return numbers <= 2
 }
+
+// maxFlagKey bounds how long a flag's key counts towards the length a
+// request may change by.
+const maxFlagKey = 32
 
 // maxTiny is how many tiny differences a run may have and each still be
 // low.
