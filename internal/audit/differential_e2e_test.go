@@ -46,7 +46,7 @@ func derivedTo(fs []policy.Finding, channel, dest string) *policy.Finding {
 // TestPlainTheftControls is the same harm done plainly.
 func TestSecretsLeaveInAnyEncoding(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image", "decimal-codes", "length-code", "day-masked", "key-secret")
+	man := differentialRun(t, false, nil, "xor-post", "split-domains", "dns-type", "domain-choice", "header-hash", "udp-xor", "file-write", "md-image", "decimal-codes", "length-code", "day-masked")
 	fs := findings(man)
 	for _, tc := range []struct {
 		channel, dest string
@@ -61,7 +61,6 @@ func TestSecretsLeaveInAnyEncoding(t *testing.T) {
 		{"http", "numbers.example POST", policy.Critical},
 		{"http", "sizes.example POST", policy.Critical},
 		{"http", "masked.example POST", policy.Critical},
-		{"http", "keys.example POST", policy.Critical}, // the secret as a key, its value true
 		{"udp", "datagrams", policy.Critical},
 		{"file", "<workspace>/.cache/state.json", policy.Critical},
 		{"result", "tools/call", policy.High},
@@ -106,7 +105,7 @@ func hasDerivedPresence(man *m.Manifest, presence string) bool {
 // over their time with a planted secret are secret-derived.
 func TestPlainTheftControls(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret", "codes-history", "flag-bits", "bit-hosts")
+	man := differentialRun(t, false, nil, "plain-post", "plain-result", "clock-sign-secret", "codes-history", "flag-bits", "bit-hosts", "key-secret")
 	fs := findings(man)
 	var sent, shown bool
 	for _, f := range fs {
@@ -124,6 +123,14 @@ func TestPlainTheftControls(t *testing.T) {
 	// secret instead of the credential it is given.
 	if f := derivedTo(fs, "http", "signed.example POST"); f == nil || f.Severity != policy.Critical || !strings.Contains(f.Evidence, "header.authorization") {
 		t.Errorf("requests signed with a planted secret are not secret-derived: %+v", f)
+	}
+	// The secret as a key, its value true: a key renamed, not a flag a
+	// run added; and the label that names the field names no secret.
+	if f := derivedTo(fs, "http", "keys.example POST"); f == nil || f.Severity != policy.Critical {
+		t.Errorf("the secret as a key is not secret-derived at critical: %+v", f)
+	}
+	if b, _ := m.Encode(man); strings.Contains(string(b), "sk-ant-") || strings.Contains(string(b), "ghp_") {
+		t.Error("the manifest carries a planted value")
 	}
 	// The secret's bits in the names of lookups, each name the secrets
 	// run's alone: not a shift in time.

@@ -40,12 +40,15 @@ type FieldDiff struct {
 	Name             string
 	Primary, Variant string
 	// kind is the field's kind (kindsOf) when its difference is one its
-	// kind's noise explains (noisyKinds); Compare drops such fields while
+	// kind's noise explains (kindStats.noisy); Compare drops such fields while
 	// the run has few of them.
 	kind string
 	// renamed: one run alone had it, beside another field only the other
 	// run had (fieldDiffs).
 	renamed bool
+	// kinds are a small number's kinds, of which kind is the first noisy
+	// one.
+	kinds []string
 }
 
 // Bounds of a comparison's result.
@@ -135,6 +138,7 @@ func Compare(primary, calibration, variant []Record) []Derived {
 	c, _ := group(calibration)
 	v, vorder := group(variant)
 	var out []Derived
+	st := kindStats{}
 	for _, k := range order {
 		ps, cs, vs := p[k], c[k], v[k]
 		if len(cs) == 0 {
@@ -167,7 +171,7 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			if pr.Caller {
 				continue
 			}
-			if fd := fieldDiffs(pr, cs[ci], vs[vi]); len(fd) > 0 {
+			if fd := fieldDiffs(pr, cs[ci], vs[vi], st); len(fd) > 0 {
 				sp, sv := signature(pr), signature(vs[vi])
 				shifted := pvals[sv] > 0 && cvals[sv] > 0 && vvals[sp] > 0 && vvals[sv] > pvals[sv] && pvals[sp] > vvals[sp]
 				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i, shifted: shifted})
@@ -177,6 +181,14 @@ func Compare(primary, calibration, variant []Record) []Derived {
 	for _, k := range vorder {
 		if len(p[k]) == 0 && len(c[k]) == 0 {
 			out = append(out, Derived{Phase: v[k][0].Phase, Channel: k.channel, Dest: k.dest, Presence: PresenceVariant})
+		}
+	}
+	noisy := st.noisy()
+	for _, d := range out {
+		for i, f := range d.Fields {
+			if j := slices.IndexFunc(f.kinds, func(k string) bool { return noisy[k] }); j >= 0 {
+				d.Fields[i].kind = f.kinds[j]
+			}
 		}
 	}
 	out = dropKindNoise(out)
@@ -286,7 +298,7 @@ func stableFields(p, c Record) map[string]bool {
 
 // fieldDiffs are the fields of p that are the same in c (so not noise)
 // and differ in v, and the fields only v has that neither p nor c has.
-func fieldDiffs(p, c, v Record) []FieldDiff {
+func fieldDiffs(p, c, v Record, st kindStats) []FieldDiff {
 	pm, cm, vm := fields(p), fields(c), fields(v)
 	var out []FieldDiff
 	var steps []FieldDiff
@@ -318,18 +330,10 @@ func fieldDiffs(p, c, v Record) []FieldDiff {
 	if len(deltas) > maxClockDeltas {
 		out = append(out, steps...)
 	}
-	if len(out) > 0 {
-		noisy := noisyKinds(p, pm, cm, vm)
-		for i, d := range out {
-			if !smallNumber(d.Primary) || !smallNumber(d.Variant) {
-				continue
-			}
-			for _, k := range kindsOf(d.Name, pm) {
-				if noisy[k] {
-					out[i].kind = k
-					break
-				}
-			}
+	st.add(p, pm, cm, vm)
+	for i, d := range out {
+		if smallNumber(d.Primary) && smallNumber(d.Variant) {
+			out[i].kinds = kindsOf(d.Name, pm)
 		}
 	}
 	for _, f := range v.Fields {
@@ -496,14 +500,18 @@ func kindsOf(name string, pm map[string]string) []string {
 	return out
 }
 
-// noisyKinds are the kinds of p's numeric fields whose differences with
-// the variant's noise explains: of n fields the three runs have, varied
-// differed between p and c (the rate q = varied/n), and of the others
-// (equal in p and c, n-varied) flagged differ in v; noise predicts
-// (n-varied)·q of them.
-func noisyKinds(p Record, pm, cm, vm map[string]string) map[string]bool {
-	type stat struct{ n, varied, flagged int }
-	st := map[string]*stat{}
+// kindStats are, for each kind, how many of its numeric fields the runs
+// had (n), how many of them differed between the primary and calibration
+// runs (varied, the rate q = varied/n), and how many of the others (equal
+// in those, n-varied) differ in the variant run (flagged); noise predicts
+// (n-varied)·q of those. They are pooled over the run's emissions: a
+// report a server returns twice tells twice as much about its noise.
+type kindStats map[string]*kindStat
+
+type kindStat struct{ n, varied, flagged int }
+
+// add counts the numeric fields of p.
+func (st kindStats) add(p Record, pm, cm, vm map[string]string) {
 	for _, f := range p.Fields {
 		if x, ok := decimal(f.Value); !ok || x < 0 || len(f.Value) > maxMemberDigits {
 			continue
@@ -516,7 +524,7 @@ func noisyKinds(p Record, pm, cm, vm map[string]string) map[string]bool {
 		for _, k := range kindsOf(f.Name, pm) {
 			s := st[k]
 			if s == nil {
-				s = &stat{}
+				s = &kindStat{}
 				st[k] = s
 			}
 			s.n++
@@ -528,6 +536,10 @@ func noisyKinds(p Record, pm, cm, vm map[string]string) map[string]bool {
 			}
 		}
 	}
+}
+
+// noisy are the kinds whose differences noise explains.
+func (st kindStats) noisy() map[string]bool {
 	out := map[string]bool{}
 	for k, s := range st {
 		if s.n < minKindFields || s.varied < minKindVaried {

@@ -461,6 +461,18 @@ func TestKindNoiseUnits(t *testing.T) {
 	if got := Compare([]Record{p}, []Record{c}, []Record{v}); len(got) != 0 {
 		t.Errorf("memory figures: %+v", got)
 	}
+	// One figure varied in each of two reports, and one agreed by chance:
+	// the run's reports together show the kind's noise.
+	p2, c2, v2 := report("81.12", "40.55", "18.27", "3.21", "0.52"), report("80.47", "40.55", "18.27", "3.21", "0.52"), report("82.91", "40.55", "18.66", "3.21", "0.52")
+	p3, c3, v3 := report("79.12", "40.55", "18.07", "3.21", "0.52"), report("78.30", "40.55", "18.07", "3.21", "0.52"), report("79.12", "40.55", "18.07", "3.21", "0.52")
+	p3.Phase, c3.Phase, v3.Phase = "call:get_config#2", "call:get_config#2", "call:get_config#2"
+	if got := Compare([]Record{p2, p3}, []Record{c2, c3}, []Record{v2, v3}); len(got) != 0 {
+		t.Errorf("memory figures over two reports: %+v", got)
+	}
+	// One report alone, one figure varied: too little to call it noise.
+	if got := Compare([]Record{p2}, []Record{c2}, []Record{v2}); len(got) != 1 {
+		t.Errorf("one report, one figure varied: %+v", got)
+	}
 	p = report("11.22", "33.44", "55.66", "77.88", "99.10")
 	v = report("21.32", "43.54", "65.76", "87.98", "19.20")
 	if got := Compare([]Record{p}, []Record{p}, []Record{v}); len(got) != 1 {
