@@ -21,6 +21,22 @@ import (
 // evidence file.
 func (c *classifier) request(p *phaseAcc, tc *traceConn, conn sinklog.Event, r sinklog.HTTPRequest, t time.Time) {
 	req := requestShape(conn, r)
+	// Names are the server's to choose: a key, a header or a path segment
+	// can be a planted value ({"<secret>": true}), which the manifest
+	// never carries.
+	if c.in.Canaries != nil {
+		redact := func(ss []string) {
+			for i, x := range ss {
+				ss[i] = c.in.Canaries.Redact(x)
+			}
+		}
+		req.Path, req.Host = c.in.Canaries.Redact(req.Path), c.in.Canaries.Redact(req.Host)
+		redact(req.QueryKeys)
+		redact(req.HeaderNames)
+		redact(req.BodyFields)
+		redact(req.Emails)
+		redact(req.Hosts)
+	}
 	req.AfterAnswer = p.afterAnswer(t)
 	if tc != nil {
 		req.Process = tc.conn.Process
