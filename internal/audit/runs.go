@@ -294,38 +294,23 @@ func plantChoice(o Options, seed string) canary.Choice {
 	return canary.Choice{Declared: o.CanaryEnv, Seed: seed, Run: o.Run, All: o.AllCanaries}
 }
 
-// compareSecrets records what the primary run emitted that follows the planted
-// values (differential.Derive), once the calibration and secrets runs both ran.
+// compareSecrets records what follows the planted values, once both other runs ran.
 func compareSecrets(man *m.Manifest, res *Result, vs []*variantRun, primary *canary.Set) {
-	var cal, sec *Result
+	var cal, sec *variantRun
 	for _, v := range vs {
 		switch {
 		case v.err != nil && v.name != runWitness:
 			return
 		case v.name == runCalibration:
-			cal = v.res
+			cal = v
 		case v.name == runSecrets:
-			sec = v.res
+			sec = v
 		}
 	}
-	if cal == nil || sec == nil {
+	if cal == nil || sec == nil || cal.res == nil || sec.res == nil {
 		return
 	}
 	man.Run.Differential = "compared"
-	man.Derived = differential.Derive(man, Workspace, res.records, cal.records, sec.records, cal.Manifest, sec.Manifest)
-	// A label names a field by its path, and a path can be a key the
-	// server made of a secret ({"<secret>": true}): no planted value of
-	// either secrets reaches the manifest.
-	for _, v := range vs {
-		if v.name != runSecrets {
-			continue
-		}
-		for i := range man.Derived {
-			d := &man.Derived[i]
-			d.Dest = v.p.Canaries.Redact(primary.Redact(d.Dest))
-			for j, f := range d.Fields {
-				d.Fields[j] = v.p.Canaries.Redact(primary.Redact(f))
-			}
-		}
-	}
+	man.Derived = differential.Derive(man, Workspace, res.records, cal.res.records, sec.res.records, cal.res.Manifest, sec.res.Manifest)
+	differential.Redact(man.Derived, primary.Redact, sec.p.Canaries.Redact) // a field's name can be a key made of a secret
 }

@@ -118,6 +118,20 @@ func Derive(man *m.Manifest, workspace string, primary, calibration, secrets []R
 	return out
 }
 
+// Redact applies each redaction to the destinations and labels: a label
+// names a field by its path, and a path can be a key the server made of a
+// secret ({"<secret>": true}); no planted value reaches the manifest.
+func Redact(ds []m.DerivedOutput, redact ...func(string) string) {
+	for i := range ds {
+		for _, r := range redact {
+			ds[i].Dest = r(ds[i].Dest)
+			for j := range ds[i].Fields {
+				ds[i].Fields[j] = r(ds[i].Fields[j])
+			}
+		}
+	}
+}
+
 // network: a channel that leaves the machine.
 func network(ch string) bool {
 	return ch != ChannelResult && ch != ChannelMessage && ch != ChannelFile
