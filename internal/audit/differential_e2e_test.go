@@ -188,6 +188,27 @@ func derivedIn(fs []policy.Finding, channel, phase string) *policy.Finding {
 	return nil
 }
 
+// TestBenignNoiseStaysClean: a memory report (desktop-commander's
+// get_config) and telemetry that carries a flag and looks up one of two
+// names once a background load has ended (desktop-commander's) are no
+// difference. Apart from TestBenignVariationStaysClean's history of
+// timings: the chance agreements noise may explain are at most four in an
+// audit, all kinds together.
+func TestBenignNoiseStaysClean(t *testing.T) {
+	t.Parallel()
+	man := differentialRun(t, false, nil, "late-flag", "memory-report")
+	for _, f := range findings(man) {
+		if f.Kind == policy.KindDerived && f.Severity > policy.Low {
+			t.Errorf("benign noise judged %s: %s (%s)", f.Severity, f.Summary, f.Evidence)
+		}
+	}
+	for _, d := range man.Derived {
+		if d.Presence == "" && d.Dest != "flags.example POST" && d.Dest != "flags.example" {
+			t.Errorf("derived %+v", d)
+		}
+	}
+}
+
 // TestBenignVariationStaysClean: telemetry with a random id and a
 // timestamp, a request signed with the credential the server is given,
 // requests signed with it over their date (the runs with the same secrets
@@ -195,14 +216,11 @@ func derivedIn(fs []policy.Finding, channel, phase string) *policy.Finding {
 // signature never agree between them by chance), an update check that fires only
 // years ahead, a child that ends with the server, a history of timed
 // requests whose durations agree by chance in a few entries (okx-trade-mcp's
-// trade_get_history), a memory report (desktop-commander's get_config),
-// telemetry that carries a flag once a background load
-// has ended (desktop-commander's), and files returned to a caller who named
-// them are no difference: nothing at or above high, nothing derived
-// beyond low.
+// trade_get_history), and files returned to a caller who named them are no
+// difference: nothing at or above high, nothing derived.
 func TestBenignVariationStaysClean(t *testing.T) {
 	t.Parallel()
-	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings", "late-flag", "memory-report")
+	man := differentialRun(t, true, []string{"DIFF_API_KEY"}, "telemetry", "given-sign", "clock-sign", "update-check", "child-exits", "timings")
 	fs := findings(man)
 	for _, f := range fs {
 		if f.Severity >= policy.High || f.Kind == policy.KindDerived && f.Severity > policy.Low || f.Kind == policy.KindAntiAnalysis && f.Severity >= policy.Medium {
@@ -211,12 +229,7 @@ func TestBenignVariationStaysClean(t *testing.T) {
 	}
 	for _, d := range man.Derived {
 		// One side alone (a timer one run ended before) is a low note;
-		// nothing that follows the values field by field or by place but
-		// late-flag's telemetry, whose flag may land after a call in one
-		// run and before it in another (a low note, the findings above).
-		if (d.Dest == "flags.example POST" || d.Dest == "flags.example") && d.Presence == "" {
-			continue
-		}
+		// nothing that follows the values field by field or by place.
 		if d.Presence == "" || d.Presence == "where it goes follows the planted values" {
 			t.Errorf("derived %+v", d)
 		}
