@@ -189,9 +189,8 @@ func derivedIn(fs []policy.Finding, channel, phase string) *policy.Finding {
 }
 
 // TestBenignNoiseStaysClean: a memory report (desktop-commander's
-// get_config) and telemetry that carries a flag and looks up one of two
-// names once a background load has ended (desktop-commander's) are no
-// difference. Apart from TestBenignVariationStaysClean's history of
+// get_config) and telemetry that carries a flag once a background load
+// has ended (desktop-commander's) are no difference. Apart from TestBenignVariationStaysClean's history of
 // timings: the chance agreements noise may explain are at most four in an
 // audit, all kinds together.
 func TestBenignNoiseStaysClean(t *testing.T) {
@@ -203,7 +202,7 @@ func TestBenignNoiseStaysClean(t *testing.T) {
 		}
 	}
 	for _, d := range man.Derived {
-		if d.Presence == "" && d.Dest != "flags.example POST" && d.Dest != "flags.example" {
+		if d.Presence == "" && d.Dest != "flags.example POST" {
 			t.Errorf("derived %+v", d)
 		}
 	}
