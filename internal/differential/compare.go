@@ -29,9 +29,8 @@ type Derived struct {
 	Presence string
 	// Occurrence is its place among the emissions of its key.
 	Occurrence int
-	// shifted: every field's value in the variant run is one the runs
-	// with the same secrets also emitted there, and the primary's one the
-	// variant run also emitted (dropShifted).
+	// shifted: the pair's records are exact twins of records the other
+	// side made, so only their timing differs (dropShifted).
 	shifted bool
 }
 
@@ -104,20 +103,13 @@ func group(rs []Record) (map[key][]Record, []key) {
 // beyondPaired are the records of ps past maxPaired that the runs with the
 // same secrets both made (a twin in cs) and the secrets run did not (no
 // twin in vs): each a difference of its whole content.
-func beyondPaired(k key, ps, cs, vs []Record) []Derived {
+func beyondPaired(k key, ps []Record, psig []string, cvals, vvals map[string]int) []Derived {
 	if len(ps) <= maxPaired {
 		return nil
 	}
-	cset, vset := map[string]bool{}, map[string]bool{}
-	for _, r := range cs {
-		cset[signature(r)] = true
-	}
-	for _, r := range vs {
-		vset[signature(r)] = true
-	}
 	var out []Derived
 	for i, r := range ps[maxPaired:] {
-		if sig := signature(r); cset[sig] && !vset[sig] && !r.Caller {
+		if sig := psig[maxPaired+i]; cvals[sig] > 0 && vvals[sig] == 0 && !r.Caller {
 			sum := sha256.Sum256([]byte(sig))
 			out = append(out, Derived{Phase: r.Phase, Channel: k.channel, Dest: k.dest, Occurrence: maxPaired + i,
 				Fields: []FieldDiff{{Name: "(record)", Primary: "sha256:" + hex.EncodeToString(sum[:]), Variant: absent, renamed: true}}})
@@ -150,9 +142,10 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			}
 			continue
 		}
-		out = append(out, beyondPaired(k, ps, cs, vs)...)
+		psig, vsig := signatures(ps), signatures(vs)
+		pvals, cvals, vvals := twins(psig), twins(signatures(cs)), twins(vsig)
+		out = append(out, beyondPaired(k, ps, psig, cvals, vvals)...)
 		usedC, usedV := make([]bool, len(cs)), make([]bool, len(vs))
-		pvals, cvals, vvals := twins(ps), twins(cs), twins(vs)
 		for i, pr := range ps {
 			if i == maxPaired {
 				break
@@ -172,7 +165,7 @@ func Compare(primary, calibration, variant []Record) []Derived {
 				continue
 			}
 			if fd := fieldDiffs(pr, cs[ci], vs[vi], st); len(fd) > 0 {
-				sp, sv := signature(pr), signature(vs[vi])
+				sp, sv := psig[i], vsig[vi]
 				shifted := pvals[sv] > 0 && cvals[sv] > 0 && vvals[sp] > 0 && vvals[sv] > pvals[sv] && pvals[sp] > vvals[sp]
 				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i, shifted: shifted})
 			}
@@ -426,15 +419,14 @@ func fields(r Record) map[string]string {
 // more; a secret spelled in numbers among a few random ones of the same
 // kind differs in every number it holds, more than that rate predicts,
 // and stays what it is. What noise may explain is bounded too: numbers of
-// at most three digits, at most maxKindNoise of them in a run (counted by
-// kind and values, so a listing repeated by later calls counts once).
-// Past it, every such field stays a difference: a secret spread over
-// many noisy numbers is not noise. Below it, a secret in a few small
-// numbers hidden among random ones of their kind passes (docs/sandbox.md,
-// "What remains out of reach"). The fields are counted, not their values
-// (a secret's bits as 10 or 50 are two values and as many fields as bits),
-// a listing that a later call repeats counting once: for each kind and
-// values, the most any one emission has.
+// at most three digits, at most maxKindNoise of them in a run, all kinds
+// together. The fields are counted, not their values (a secret's bits as
+// 10 or 50 are two values and as many fields as bits), a listing that a
+// later call repeats counting once: for each kind and values, the most
+// any one emission has. Past the bound, every such field stays a
+// difference: a secret spread over many noisy numbers is not noise.
+// Below it, a secret in a few small numbers hidden among random ones of
+// their kind passes (docs/sandbox.md, "What remains out of reach").
 const (
 	minKindFields   = 4
 	minKindVaried   = 2
@@ -561,8 +553,9 @@ func smallNumber(s string) bool {
 }
 
 // dropKindNoise leaves out the fields their kind's noise explains, while
-// the run has at most maxKindNoise of them (by kind and values), and the
-// emissions left with no field; past that, they all stay.
+// the run has at most maxKindNoise of them (counted as the comment on
+// maxKindNoise says), and the emissions left with no field; past that,
+// they all stay.
 func dropKindNoise(out []Derived) []Derived {
 	most := map[[3]string]int{}
 	for _, d := range out {
@@ -627,14 +620,20 @@ func signature(r Record) string {
 	return b.String()
 }
 
-// twins counts the records of each content.
-func twins(rs []Record) map[string]int {
-	out := map[string]int{}
+// signatures are the records' signatures.
+func signatures(rs []Record) []string {
+	out := make([]string, len(rs))
 	for i, r := range rs {
-		if i == maxPaired {
-			break
-		}
-		out[signature(r)]++
+		out[i] = signature(r)
+	}
+	return out
+}
+
+// twins counts the records of each content.
+func twins(sigs []string) map[string]int {
+	out := map[string]int{}
+	for _, s := range sigs {
+		out[s]++
 	}
 	return out
 }
