@@ -30,8 +30,12 @@ type Derived struct {
 	// Occurrence is its place among the emissions of its key.
 	Occurrence int
 	// shifted: the pair's records are exact twins of records the other
-	// side made, so only their timing differs (dropShifted).
-	shifted bool
+	// side made, so only their timing differs (dropShifted); shiftPair
+	// names the two records' contents, and shiftNoise is how many records
+	// of those two contents the runs with the same secrets made apart.
+	shifted    bool
+	shiftPair  string
+	shiftNoise int
 }
 
 // FieldDiff is one field that differs with the planted values.
@@ -142,32 +146,22 @@ func Compare(primary, calibration, variant []Record) []Derived {
 			}
 			continue
 		}
-		psig, vsig := signatures(ps), signatures(vs)
-		pvals, cvals, vvals := twins(psig), twins(signatures(cs)), twins(vsig)
+		psig, csig, vsig := signatures(ps), signatures(cs), signatures(vs)
+		pvals, cvals, vvals := twins(psig), twins(csig), twins(vsig)
 		out = append(out, beyondPaired(k, ps, psig, cvals, vvals)...)
-		usedC, usedV := make([]bool, len(cs)), make([]bool, len(vs))
-		for i, pr := range ps {
-			if i == maxPaired {
-				break
+		ci, vi := pairRuns(ps, cs, vs, psig, csig, vsig)
+		for i, pr := range ps[:len(ci)] {
+			if ci[i] < 0 || vi[i] < 0 || pr.Caller {
+				continue // not reproduced with the same secrets, or what the caller asked for
 			}
-			ci := bestMatch(pr, cs, usedC, nil, true)
-			if ci < 0 {
-				break
-			}
-			usedC[ci] = true
-			stable := stableFields(pr, cs[ci])
-			vi := bestMatch(pr, vs, usedV, stable, false)
-			if vi < 0 {
-				break
-			}
-			usedV[vi] = true
-			if pr.Caller {
-				continue
-			}
-			if fd := fieldDiffs(pr, cs[ci], vs[vi], st); len(fd) > 0 {
-				sp, sv := psig[i], vsig[vi]
-				shifted := pvals[sv] > 0 && cvals[sv] > 0 && vvals[sp] > 0 && vvals[sv] > pvals[sv] && pvals[sp] > vvals[sp]
-				out = append(out, Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i, shifted: shifted})
+			if fd := fieldDiffs(pr, cs[ci[i]], vs[vi[i]], st); len(fd) > 0 {
+				sp, sv := psig[i], vsig[vi[i]]
+				d := Derived{Phase: pr.Phase, Channel: k.channel, Dest: k.dest, Fields: fd, Occurrence: i}
+				if d.shifted = pvals[sv] > 0 && cvals[sv] > 0 && vvals[sp] > 0 && vvals[sv] > pvals[sv] && pvals[sp] > vvals[sp]; d.shifted {
+					d.shiftPair = k.channel + "\x00" + k.dest + "\x00" + sp + "\x00" + sv
+					d.shiftNoise = absDiff(pvals[sp], cvals[sp]) + absDiff(pvals[sv], cvals[sv])
+				}
+				out = append(out, d)
 			}
 		}
 	}
@@ -251,13 +245,25 @@ const maxClockDeltas = 3
 // (@pinecone-database/mcp's client requests, under calls that timed
 // out), and paired by phase with the other request there, its user agent
 // looked secret-derived.
-func bestMatch(r Record, rs []Record, used []bool, only map[string]bool, callFirst bool) int {
+//
+// The candidates are the first maxPaired records and, past them, the
+// records of late, those of r's own phase: a call's request that a flood of another
+// call's polling pushed past the bound in one run (firecrawl-mcp's crawl
+// status, thousands of requests, moved a monitor's request from the 57th
+// place to the 74th) otherwise paired with a polling request, every field
+// a difference.
+func bestMatch(r Record, rs []Record, used []bool, only map[string]bool, callFirst bool, late []int) int {
 	best, bestN := -1, -1
 	rf := fields(r)
-	for i, o := range rs {
-		if used[i] || i >= maxPaired {
+	for j := range min(len(rs), maxPaired) + len(late) {
+		i := j
+		if j >= min(len(rs), maxPaired) {
+			i = late[j-min(len(rs), maxPaired)]
+		}
+		if i < 0 || used[i] {
 			continue
 		}
+		o := rs[i]
 		n := 0
 		for _, f := range o.Fields {
 			if v, ok := rf[f.Name]; ok && v == f.Value && (only == nil || only[f.Name]) {
@@ -275,6 +281,94 @@ func bestMatch(r Record, rs []Record, used []bool, only map[string]bool, callFir
 		}
 	}
 	return best
+}
+
+// pairRuns pairs the first maxPaired records of ps with records of cs
+// and vs (the index of each one's partner, -1 for none). Exact twins
+// first, then the best match of the rest: the calibration run's twins of
+// the same call, then (bestMatch) its records of the same call, or any;
+// the variant run's twins of the same call, then its twins anywhere, then
+// the best match of the fields that did not vary. Twins first, since a
+// record that has none takes the closest record left, which may be
+// another's twin: a poll of an index that landed in a monitor's call
+// window of one run (firecrawl-mcp) took that call's request, and the
+// request then paired with a poll.
+func pairRuns(ps, cs, vs []Record, psig, csig, vsig []string) (ci, vi []int) {
+	n := min(len(ps), maxPaired)
+	ci, vi = make([]int, n), make([]int, n)
+	usedC, usedV := make([]bool, len(cs)), make([]bool, len(vs))
+	cLate, vLate := latePhases(cs), latePhases(vs)
+	cPhase, vPhase, vAny := twinIndexOf(cs, csig, true), twinIndexOf(vs, vsig, true), twinIndexOf(vs, vsig, false)
+	take := func(at []int, used []bool, i, j int) {
+		if at[i] < 0 && j >= 0 {
+			at[i], used[j] = j, true
+		}
+	}
+	for i := range n {
+		ci[i], vi[i] = -1, -1
+		take(ci, usedC, i, cPhase.next(ps[i].Phase+"\x00"+psig[i], usedC))
+		take(vi, usedV, i, vPhase.next(ps[i].Phase+"\x00"+psig[i], usedV))
+	}
+	for i := range n {
+		take(vi, usedV, i, vAny.next(psig[i], usedV))
+	}
+	for i := range n {
+		if ci[i] < 0 {
+			take(ci, usedC, i, bestMatch(ps[i], cs, usedC, nil, true, cLate[ps[i].Phase]))
+		}
+	}
+	for i := range n {
+		if ci[i] >= 0 && vi[i] < 0 {
+			take(vi, usedV, i, bestMatch(ps[i], vs, usedV, stableFields(ps[i], cs[ci[i]]), false, vLate[ps[i].Phase]))
+		}
+	}
+	return ci, vi
+}
+
+// latePhases are, for each phase, the indices of the records past
+// maxPaired that have it, at most maxPaired each: bestMatch's candidates
+// beyond the bound.
+func latePhases(rs []Record) map[string][]int {
+	out := map[string][]int{}
+	for i := maxPaired; i < len(rs); i++ {
+		if ph := rs[i].Phase; len(out[ph]) < maxPaired {
+			out[ph] = append(out[ph], i)
+		}
+	}
+	return out
+}
+
+// twinIndex finds a record's unused exact twins by its signature.
+type twinIndex map[string][]int
+
+func (t twinIndex) next(sig string, used []bool) int {
+	for len(t[sig]) > 0 && used[t[sig][0]] {
+		t[sig] = t[sig][1:]
+	}
+	if len(t[sig]) == 0 {
+		return -1
+	}
+	return t[sig][0]
+}
+
+// twinIndexOf indexes the records by signature, and by phase too with
+// byPhase.
+func twinIndexOf(rs []Record, sigs []string, byPhase bool) twinIndex {
+	t := twinIndex{}
+	for i, s := range sigs {
+		if byPhase {
+			s = rs[i].Phase + "\x00" + s
+		}
+		t[s] = append(t[s], i)
+	}
+	return t
+}
+
+func absDiff(a, b int) int {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
 
 // stableFields are the fields of p that c has with the same value.
@@ -640,7 +734,23 @@ func twins(sigs []string) map[string]int {
 
 // dropShifted leaves out the emissions that only shifted in time, while
 // the run has at most maxShifted of them.
+//
+// Shifts of two contents whose counts the runs with the same secrets
+// already made apart by at least as many records are that noise, whatever
+// their number: @pinecone-database/mcp polls an index it creates, and the
+// runs made its two user agents' requests 1717 and 804 times, 77 and 216,
+// 1690 and 835, so the calls' windows held different shares of each. A
+// secret's bits spelled by choosing between names leave those names'
+// counts the same in the runs with the same secrets: no noise to hide in.
 func dropShifted(out []Derived) []Derived {
+	pairs := map[string]int{}
+	for _, d := range out {
+		if d.shifted {
+			pairs[d.shiftPair]++
+		}
+	}
+	noise := func(d Derived) bool { return d.shifted && pairs[d.shiftPair] <= d.shiftNoise }
+	out = slices.DeleteFunc(out, noise)
 	n := 0
 	for _, d := range out {
 		if d.shifted {

@@ -552,3 +552,87 @@ func TestShiftedNotFooledByPairing(t *testing.T) {
 		}
 	}
 }
+
+// TestPairsPastTheBound: thousands of polling requests of one call push
+// another call's request past the first maxPaired records in one run
+// (firecrawl-mcp's crawl status and its monitor's request): it still
+// pairs with its own call's request, not with a polling one.
+func TestPairsPastTheBound(t *testing.T) {
+	req := func(phase, path, status string) Record {
+		r := Record{Phase: phase, Channel: ChannelHTTP, Dest: "crawl.example GET"}
+		r.AddField("path", path)
+		r.AddField("query.status", status)
+		r.AddField("header.accept", "application/json")
+		return r
+	}
+	run := func(polls int, status string) []Record {
+		var rs []Record
+		for range polls {
+			rs = append(rs, req("call:crawl", "crawl/9732", ""))
+		}
+		return append(rs, req("call:monitor_checks", "monitor/1/checks", status))
+	}
+	if got := Compare(run(56, "running"), run(62, "running"), run(73, "running")); len(got) != 0 {
+		t.Errorf("a request past the bound in one run: %+v", got)
+	}
+	// The control: its field follows the secrets, and it alone differs.
+	got := Compare(run(56, "running"), run(62, "running"), run(73, "k3y9"))
+	if len(got) != 1 || len(got[0].Fields) != 1 || got[0].Fields[0].Name != "query.status" {
+		t.Errorf("a field that follows the secrets past the bound: %+v", got)
+	}
+}
+
+// TestShiftNoise: an index's polling with two user agents (one per
+// caller), whose counts the runs with the same secrets made far apart
+// (@pinecone-database/mcp): which requests fell in a call's window is
+// that noise, however many. Names chosen by a secret's bits leave their
+// counts the same in those runs, and stay, as do they beside another
+// name whose count varies by itself.
+func TestShiftNoise(t *testing.T) {
+	poll := func(phase, ua string) Record {
+		r := Record{Phase: phase, Channel: ChannelHTTP, Dest: "index.example GET"}
+		r.AddField("path", "indexes/fleet")
+		r.AddField("header.user-agent", ua)
+		return r
+	}
+	const x, y = "client v8; caller=anthropic", "client v8"
+	run := func(xs, ys int, xPhase string) []Record {
+		var rs []Record
+		for range ys {
+			rs = append(rs, poll("idle", y))
+		}
+		for range xs {
+			rs = append(rs, poll(xPhase, x))
+		}
+		return rs
+	}
+	p := append(run(8, 0, "call:create#4"), run(0, 10, "")...)
+	c := append(run(8, 0, "call:create#4"), run(0, 1, "")...)
+	v := append(run(0, 70, ""), run(4, 0, "idle")...)
+	if got := Compare(p, c, v); len(got) != 0 {
+		t.Errorf("polling whose counts vary by themselves: %+v", got)
+	}
+	// The control: the same counts in the runs with the same secrets.
+	if got := Compare(p, p, v); len(got) != 4 {
+		t.Errorf("shifted with no noise of their own: %d derived, want 4 (four of the eight found their twins)", len(got))
+	}
+	// Bits spelled by names, beside a name whose count varies by itself.
+	q := func(name string) Record {
+		r := Record{Phase: "startup", Channel: ChannelDNS, Dest: "bits.example"}
+		r.AddField("name", name)
+		return r
+	}
+	bitsRun := func(bits string, junk int) []Record {
+		var rs []Record
+		for _, b := range bits {
+			rs = append(rs, q(map[rune]string{'0': "a.bits.example", '1': "b.bits.example"}[b]))
+		}
+		for range junk {
+			rs = append(rs, q("j.bits.example"))
+		}
+		return rs
+	}
+	if got := Compare(bitsRun("0000001111", 5), bitsRun("0000001111", 40), bitsRun("0011111111", 20)); len(got) != 4 {
+		t.Errorf("names chosen by the secret's bits beside noisy junk: %d derived, want 4", len(got))
+	}
+}
