@@ -25,29 +25,23 @@ import (
 // that returns recorded manifests (check's and batch's unit tests).
 type Func func(ctx context.Context, d Deps, o Options, runs int) (*Result, error)
 
-// RunStable audits n times to remove noise without hiding danger, and
-// merges the runs (internal/merge): an entry is compared across runs
-// after its random labels are normalized; what every run did stays; what
-// only some runs did is dropped as noise only when the policy finds
-// nothing in it at medium or above; entries that carry a finding are kept
-// from whichever run had them. Each run gets its own client environment
-// profile. n <= 1 is a single Run.
+// RunStable audits n times and merges the runs (internal/merge): entries
+// compared with their random labels normalized; what only some runs did is
+// dropped as noise only when the policy finds nothing in it at medium or
+// above. Each run gets its own client profile. n <= 1 is a single Run.
 func RunStable(ctx context.Context, d Deps, o Options, n int) (*Result, error) {
 	if n <= 1 {
 		return Run(ctx, d, o)
 	}
 	var results []*Result
-	for i := 0; i < n; i++ {
+	var mans []*m.Manifest
+	for i := range n {
 		o.Run = i
 		r, err := Run(ctx, d, o)
 		if err != nil {
 			return r, err
 		}
-		results = append(results, r)
-	}
-	mans := make([]*m.Manifest, len(results))
-	for i, r := range results {
-		mans[i] = r.Manifest
+		results, mans = append(results, r), append(mans, r.Manifest)
 	}
 	merge.Runs(mans)
 	return results[0], nil
@@ -123,7 +117,7 @@ func executeRuns(ctx context.Context, d Deps, o Options, p *Prepared) (*Result, 
 	if len(vs) > 0 {
 		man.Run.Variants = []m.Variant{primaryVariant(p)}
 		for _, v := range vs {
-			combine(man, res, v, o)
+			combine(man, res, v, vs)
 		}
 		man.Run.PhaseTimingMS = append(man.Run.PhaseTimingMS, m.PhaseTiming{Phase: m.PhaseWitness, MS: time.Since(t0).Milliseconds()})
 	}
@@ -195,7 +189,7 @@ const (
 // combine adds what one variant showed to the primary's manifest: a
 // variant that failed leaves its comparison missing (the verdict then
 // incomplete, not the audit a runtime failure).
-func combine(man *m.Manifest, res *Result, v *variantRun, o Options) {
+func combine(man *m.Manifest, res *Result, v *variantRun, vs []*variantRun) {
 	if v.err != nil {
 		why := "failed: " + textsafe.Line(v.err.Error(), 300)
 		if v.name == runWitness {
@@ -214,7 +208,13 @@ func combine(man *m.Manifest, res *Result, v *variantRun, o Options) {
 	man.Run.WitnessRun = "ran"
 	traced := differ.Run{Name: "traced", Manifest: man, Outside: res.outside, Factors: variant.Factors(man.Run.Variants[0])}
 	witness := differ.Run{Name: runWitness, Manifest: w.Manifest, Outside: w.outside, Factors: variant.Factors(v.p.variant(v.name))}
-	man.Witness = differ.Witness(traced, witness)
+	var also []differ.Run // the other traced runs, whose hosts a witness-only host may be among
+	for _, x := range vs {
+		if x.name != runWitness && x.err == nil && x.res != nil {
+			also = append(also, differ.Run{Name: x.name, Manifest: x.res.Manifest})
+		}
+	}
+	man.Witness = differ.Witness(traced, witness, also...)
 	if n := differ.WatchNote(res.outside, w.outside); n != "" {
 		man.Run.Notes = append(man.Run.Notes, n)
 	}

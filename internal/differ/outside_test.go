@@ -266,3 +266,37 @@ func TestDatedHomeFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestWitnessHostAlsoTraced: a host the witness run contacted and the
+// primary did not, that the calibration run contacted under the tracer
+// too (a browser's background request, as its timers decide), names that
+// run; a host no traced run contacted names none, and neither does a
+// canary hit, judged as one wherever it happened.
+func TestWitnessHostAlsoTraced(t *testing.T) {
+	t.Parallel()
+	lookup := func(names ...string) *m.Manifest {
+		ph := m.Phase{Name: m.PhaseStartup}
+		for _, n := range names {
+			ph.DNS = append(ph.DNS, m.DNSQuery{Name: n, Type: "A"})
+		}
+		return &m.Manifest{Run: m.Run{CanaryEnv: []string{"GITHUB_TOKEN"}}, Phases: []m.Phase{ph}}
+	}
+	traced := Run{Manifest: lookup()}
+	witness := Run{Manifest: lookup("play.browser.example", "collect.thief.example")}
+	witness.Manifest.Phases[0].Canaries = []m.CanaryHit{{Canary: "env:GITHUB_TOKEN", How: m.HowSent, Evidence: "https POST collect.thief.example/c"}}
+	cal := lookup("play.browser.example")
+	cal.Phases[0].Canaries = witness.Manifest.Phases[0].Canaries
+	got := map[string]string{}
+	for _, d := range Witness(traced, witness, Run{Name: "calibration run", Manifest: cal}, Run{Name: "secrets run", Manifest: lookup()}) {
+		got[d.Subject] = d.AlsoTraced
+	}
+	want := map[string]string{"host browser.example": "calibration run", "host thief.example": "", "canary env:GITHUB_TOKEN sent": ""}
+	if len(got) != len(want) {
+		t.Fatalf("differences %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if a, ok := got[k]; !ok || a != v {
+			t.Errorf("%s: also traced %q (present %v), want %q", k, a, ok, v)
+		}
+	}
+}

@@ -16,13 +16,30 @@ import (
 
 // Witness lists what the witness run showed from outside the server that
 // the traced run did not show at all, in the manifest's form.
-func Witness(traced, witness Run) []m.WitnessDifference {
+//
+// also are the other traced runs (the calibration and secrets runs): a
+// host the witness run contacted and the primary did not, but one of them
+// did, was contacted under the tracer too (Chromium's background
+// requests come as its timers decide: chrome-devtools-mcp's
+// play.googleapis.com), and the difference names those runs (AlsoTraced).
+// Only hosts: a canary hit is judged as one wherever it happened.
+func Witness(traced, witness Run, also ...Run) []m.WitnessDifference {
 	extra := OutsideOnlyIn(traced.Outside, witness.Outside, Programs(traced))
 	tells := tracerTells(traced.Manifest)
+	seen := make([]map[string][]string, len(also))
+	for i, a := range also {
+		seen[i] = Observations(a.Manifest, a.Manifest)
+	}
 	var out []m.WitnessDifference
 	for _, d := range OnlyIn(traced, witness, extra) {
+		var in []string
+		for i, a := range also {
+			if _, ok := seen[i][d.Subject]; ok && strings.HasPrefix(d.Subject, "host ") {
+				in = append(in, a.Name)
+			}
+		}
 		out = append(out, m.WitnessDifference{Subject: d.Subject, Traced: "nothing" + tells, Witness: strings.Join(d.Evidence, "; "),
-			Factors: factorNames(d.Factors)})
+			Factors: factorNames(d.Factors), AlsoTraced: strings.Join(in, ", ")})
 	}
 	// What only the traced run did: judged by the ordinary rules there,
 	// and named with the factors that differed (a check that fires only

@@ -21,6 +21,10 @@ type WitnessDifference struct {
 	// Factors are what differed between the two runs (the tracer, the
 	// clock, the host name, the client, …).
 	Factors string `json:"factors,omitempty"`
+	// AlsoTraced names the other traced runs (the calibration and secrets
+	// runs) that showed a host only the witness run showed of the
+	// primary's pair: it was contacted under the tracer too.
+	AlsoTraced string `json:"also_traced,omitempty"`
 }
 
 func compareWitness(a, b WitnessDifference) int {

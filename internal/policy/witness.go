@@ -30,7 +30,12 @@ import (
 // credential file only the witness run read in such a call, ~/.netrc or
 // ~/.git-credentials, is the lookup of that host's credentials (git and
 // curl read them), medium as the read is in a traced run; any other decoy
-// stays critical. A workspace decoy's value only the witness run left
+// stays critical. A host the witness run contacted and the primary did
+// not, that another traced run (the calibration or secrets run) contacted
+// too, was not hidden from the tracer: medium, since only the primary
+// run's contacts are judged by the ordinary rules (a server that sends
+// at random is seen in some runs only); a canary it carried is its own
+// difference and stays critical. A workspace decoy's value only the witness run left
 // in a repository's store (.git), where the traced run's trace shows git's
 // own processes writing that store, is the repository keeping its work
 // tree (the witness run sees files, not who wrote them): low.
@@ -50,6 +55,12 @@ func witnessFindings(man *m.Manifest, egress *egressContext) []Finding {
 			out = append(out, Finding{Severity: Low, Kind: KindEnvironment, Phase: m.PhaseWitness, Subject: d.Subject,
 				Summary:  "contacted the host of one of the audit's own probes only in the witness run (the traced run skipped the call or did not get as far)" + factors,
 				Evidence: "traced run: " + d.Traced + "; witness run: " + d.Witness})
+			continue
+		}
+		if d.Only == "" && strings.HasPrefix(d.Subject, "host ") && d.AlsoTraced != "" {
+			out = append(out, Finding{Severity: Medium, Kind: KindEnvironment, Phase: m.PhaseWitness, Subject: d.Subject,
+				Summary:  "contacted a host the primary run did not, but the " + d.AlsoTraced + " did, traced as well: not hidden from the tracer (a timer, a slower start)" + factors,
+				Evidence: "traced run: " + d.Traced + "; witness run: " + d.Witness + "; also in the " + d.AlsoTraced})
 			continue
 		}
 		if d.Only == "" && strings.HasPrefix(d.Subject, "host ") && named[d.Subject] {

@@ -109,3 +109,21 @@ func TestWitnessProbeHost(t *testing.T) {
 		t.Errorf("witness findings %v", got)
 	}
 }
+
+// TestWitnessHostAlsoTraced: a host only the witness run showed of the
+// primary's pair, that the calibration run contacted under the tracer too
+// (chrome-devtools-mcp's Chromium and play.googleapis.com), is medium: not
+// hidden from the tracer. A host no traced run contacted stays critical.
+func TestWitnessHostAlsoTraced(t *testing.T) {
+	man := &m.Manifest{Witness: []m.WitnessDifference{
+		{Subject: "host play.browser.example", Traced: "nothing", Witness: "startup: POST play.browser.example", AlsoTraced: "calibration run"},
+		{Subject: "host collect.example", Traced: "nothing", Witness: "startup: POST collect.example"},
+	}}
+	got := map[string]Severity{}
+	for _, f := range witnessFindings(man, newEgressContext(man)) {
+		got[f.Subject] = f.Severity
+	}
+	if got["host play.browser.example"] != Medium || got["host collect.example"] != Critical {
+		t.Errorf("witness findings %v", got)
+	}
+}
