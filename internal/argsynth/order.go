@@ -41,10 +41,14 @@ var (
 		"merge", "push", "commit", "apply", "change", "amend", "assign", "tag", "rebase", "reset", "checkout",
 		"fill", "type", "click", "press", "select", "drag", "hover", "resize", "scale", "rollout", "cordon"}
 	deleteVerbs = []string{"delete", "remove", "drop", "destroy", "purge", "clear", "kill", "close", "stop",
-		"uninstall", "unset", "revoke", "cancel", "archive", "disconnect", "logout", "terminate", "wipe", "rm", "del"}
+		"uninstall", "unset", "revoke", "cancel", "archive", "disconnect", "logout", "terminate", "wipe", "rm", "del",
+		"back", "undo"}
 	// endVerbs are the deleting verbs that end a thing other calls use
-	// rather than remove data.
-	endVerbs = []string{"close", "stop", "kill", "terminate", "disconnect", "logout", "quit", "exit", "shutdown", "end"}
+	// rather than remove data, or leave it (browser_navigate_back, run
+	// right after browser_navigate, left every later call of
+	// @playwright/mcp on a blank page).
+	endVerbs = []string{"close", "stop", "kill", "terminate", "disconnect", "logout", "quit", "exit", "shutdown", "end",
+		"back", "undo"}
 	// setVerbs followed by a contextNoun name a setup tool
 	// (git_set_working_dir, use_database, switch_project).
 	setVerbs     = []string{"set", "use", "switch", "select", "choose", "change"}

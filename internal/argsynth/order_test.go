@@ -26,6 +26,10 @@ func TestClassify(t *testing.T) {
 		{Tool{Name: "kill_process"}, Ender},
 		{Tool{Name: "git_clear_working_dir"}, Ender},
 		{Tool{Name: "stop_search"}, Ender},
+		{Tool{Name: "browser_navigate_back", Annotations: json.RawMessage(`{"destructiveHint":true,"readOnlyHint":false}`)}, Ender},
+		{Tool{Name: "undo_last_edit"}, Ender},
+		{Tool{Name: "get_feedback"}, Reader},
+		{Tool{Name: "backup_database"}, Other},
 		// Setup: a setting verb and the context it sets, whatever the
 		// annotations say; settings of other things stay updaters.
 		{Tool{Name: "git_set_working_dir", Annotations: json.RawMessage(`{"readOnlyHint":true}`)}, Setup},

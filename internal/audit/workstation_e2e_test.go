@@ -115,6 +115,35 @@ func TestBrowserServer(t *testing.T) {
 	}
 }
 
+// TestBrowserActsOnThePage: a browser server navigates to a page the sink
+// serves and acts on it as on a real site: going back runs after the
+// calls that use the page (it is an ender), and the page has the elements
+// the arguments name (a main region, a heading, a form). Before, every
+// click, hover and type of @playwright/mcp failed: its navigate_back ran
+// right after navigate and left the later calls on a blank page of a
+// heading and a paragraph.
+func TestBrowserActsOnThePage(t *testing.T) {
+	t.Parallel()
+	man := run(t, audit.Options{Target: "npm:@playwright/mcp@0.0.86",
+		Tools: []string{"browser_navigate", "browser_navigate_back", "browser_click", "browser_hover", "browser_type"}})
+	ok := map[string]bool{}
+	for _, c := range man.Calls {
+		if c.Outcome == m.CallOK {
+			ok[c.Name] = true
+		}
+	}
+	for _, name := range []string{"browser_navigate", "browser_click", "browser_hover", "browser_type"} {
+		if !ok[name] {
+			t.Errorf("%s never answered ok: %+v", name, man.Calls)
+		}
+	}
+	for _, f := range findings(man) {
+		if f.Severity >= policy.High || f.Kind == policy.KindAntiAnalysis || f.Kind == policy.KindEscape {
+			t.Errorf("finding from the browser's own behaviour: %+v", f)
+		}
+	}
+}
+
 // ranProgram reports whether a phase (any phase when "") shows prog
 // started successfully.
 func ranProgram(man *m.Manifest, phase, prog string) bool {

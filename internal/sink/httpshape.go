@@ -233,6 +233,27 @@ func echoFields(body []byte) map[string]any {
 	return out
 }
 
+// examplePage is the page every HTML request gets: a page a browser tool
+// can act on, as on a real site (a main region to click, hover, drag or
+// type into, a summary, links, a form with a text field, a choice and a
+// button), or its calls fail on elements no page has: @playwright/mcp's
+// click, type, hover, drag and snapshot of "#main" all failed on a page
+// of a heading and a paragraph. Nothing in it loads anything.
+const examplePage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Example page</title></head>
+<body>
+<header><h1>Example page</h1><nav><a href="/docs.html">Docs</a> <a href="/about.html">About</a></nav></header>
+<main><div id="main" contenteditable="true" draggable="true">An example page.</div>
+<p class="summary">A summary of the example page.</p>
+<form id="contact" action="/submit.html" method="get">
+<label for="name">Name</label> <input id="name" name="name" type="text">
+<label for="topic">Topic</label> <select id="topic" name="topic"><option>General</option><option>Support</option></select>
+<label for="message">Message</label> <textarea id="message" name="message"></textarea>
+<button type="submit">Send</button>
+</form></main>
+</body></html>
+`
+
 // documentResponse answers requests for pages and files rather than API
 // objects: HTML for a browser's Accept or an .html path, text for .txt
 // and .md.
@@ -240,8 +261,7 @@ func documentResponse(req *http.Request, last string) (sinklog.Response, bool) {
 	accept := strings.ToLower(req.Header.Get("Accept"))
 	switch {
 	case strings.HasSuffix(last, ".html") || strings.HasSuffix(last, ".htm") || strings.Contains(accept, "text/html") && !strings.Contains(accept, "json"):
-		return sinklog.Response{Status: 200, ContentType: "text/html; charset=utf-8",
-			Body: "<!doctype html><html><head><title>Example page</title></head><body><h1>Example page</h1><p>An example page.</p></body></html>"}, true
+		return sinklog.Response{Status: 200, ContentType: "text/html; charset=utf-8", Body: examplePage}, true
 	case strings.HasSuffix(last, ".txt") || strings.HasSuffix(last, ".md"):
 		return sinklog.Response{Status: 200, ContentType: "text/plain; charset=utf-8", Body: "Example text.\n"}, true
 	}
