@@ -166,10 +166,21 @@ func (r *repair) oneOf(is Issue) {
 }
 
 // complete finds the parameter a name cut short in a clipped message
-// ("prom*") begins: the first, by name, of the tool's or the set's.
+// ("prom*") begins: the first, by name, of the tool's or the set's; and
+// the parameter a message names in other capitals ("Either URL or a type
+// is required", of chrome-devtools-mcp's url: the type alone failed
+// again, and its page stayed blank for every later call).
 func (r *repair) complete(n string) string {
 	prefix, ok := strings.CutSuffix(n, "*")
 	if !ok {
+		if r.c.root.Properties[n] != nil || r.args[n] != nil {
+			return n
+		}
+		for _, k := range sortedKeys(r.c.root.Properties) {
+			if strings.EqualFold(k, n) {
+				return k
+			}
+		}
 		return n
 	}
 	for _, k := range append(sortedKeys(r.c.root.Properties), sortedKeys(r.args)...) {
