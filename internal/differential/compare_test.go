@@ -461,6 +461,11 @@ func TestKindNoiseUnits(t *testing.T) {
 	if got := Compare([]Record{p}, []Record{c}, []Record{v}); len(got) != 0 {
 		t.Errorf("memory figures: %+v", got)
 	}
+	// Three figures agreed by chance, each in the text and again in the
+	// structured content that repeats it: three agreements, not six.
+	if got := Compare([]Record{p}, []Record{report("80.47", "41.90", "18.07", "3.21", "0.31")}, []Record{report("82.76", "40.13", "25.66", "9.06", "0.97")}); len(got) != 0 {
+		t.Errorf("memory figures mirrored in structured content: %+v", got)
+	}
 	// One figure varied in each of two reports, and one agreed by chance:
 	// the run's reports together show the kind's noise.
 	p2, c2, v2 := report("81.12", "40.55", "18.27", "3.21", "0.52"), report("80.47", "40.55", "18.27", "3.21", "0.52"), report("82.91", "40.55", "18.66", "3.21", "0.52")
