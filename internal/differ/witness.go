@@ -32,9 +32,10 @@ func Witness(traced, witness Run, also ...Run) []m.WitnessDifference {
 	}
 	var out []m.WitnessDifference
 	for _, d := range OnlyIn(traced, witness, extra) {
+		host := strings.HasPrefix(d.Subject, "host ")
 		var in []string
 		for i, a := range also {
-			if _, ok := seen[i][d.Subject]; ok && strings.HasPrefix(d.Subject, "host ") {
+			if _, ok := seen[i][d.Subject]; ok && host {
 				in = append(in, a.Name)
 			}
 		}

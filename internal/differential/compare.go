@@ -247,11 +247,11 @@ const maxClockDeltas = 3
 // looked secret-derived.
 //
 // The candidates are the first maxPaired records and, past them, the
-// records of late, those of r's own phase: a call's request that a flood of another
-// call's polling pushed past the bound in one run (firecrawl-mcp's crawl
-// status, thousands of requests, moved a monitor's request from the 57th
-// place to the 74th) otherwise paired with a polling request, every field
-// a difference.
+// records of late, those of r's own phase: a call's request that a flood
+// of another call's polling pushed past the bound in one run
+// (firecrawl-mcp's crawl status, thousands of requests, moved a monitor's
+// request from the 57th place to the 74th) otherwise paired with a
+// polling request, every field a difference.
 func bestMatch(r Record, rs []Record, used []bool, only map[string]bool, callFirst bool, late []int) int {
 	best, bestN := -1, -1
 	rf := fields(r)
@@ -260,7 +260,7 @@ func bestMatch(r Record, rs []Record, used []bool, only map[string]bool, callFir
 		if j >= min(len(rs), maxPaired) {
 			i = late[j-min(len(rs), maxPaired)]
 		}
-		if i < 0 || used[i] {
+		if used[i] {
 			continue
 		}
 		o := rs[i]
@@ -306,8 +306,8 @@ func pairRuns(ps, cs, vs []Record, psig, csig, vsig []string) (ci, vi []int) {
 	}
 	for i := range n {
 		ci[i], vi[i] = -1, -1
-		take(ci, usedC, i, cPhase.next(ps[i].Phase+"\x00"+psig[i], usedC))
-		take(vi, usedV, i, vPhase.next(ps[i].Phase+"\x00"+psig[i], usedV))
+		take(ci, usedC, i, cPhase.next(phaseSig(ps[i], psig[i]), usedC))
+		take(vi, usedV, i, vPhase.next(phaseSig(ps[i], psig[i]), usedV))
 	}
 	for i := range n {
 		take(vi, usedV, i, vAny.next(psig[i], usedV))
@@ -357,12 +357,15 @@ func twinIndexOf(rs []Record, sigs []string, byPhase bool) twinIndex {
 	t := twinIndex{}
 	for i, s := range sigs {
 		if byPhase {
-			s = rs[i].Phase + "\x00" + s
+			s = phaseSig(rs[i], s)
 		}
 		t[s] = append(t[s], i)
 	}
 	return t
 }
+
+// phaseSig is a record's signature within its phase.
+func phaseSig(r Record, sig string) string { return r.Phase + "\x00" + sig }
 
 func absDiff(a, b int) int {
 	if a > b {
@@ -519,8 +522,9 @@ func fields(r Record) map[string]string {
 // later call repeats counting once: for each kind and values, the most
 // any one emission has; and a result's structured content counting where
 // its text repeats it (the specification asks for both: memory-report's
-// two chance agreements were four fields, and over the four). Past the bound, every such field stays a
-// difference: a secret spread over many noisy numbers is not noise.
+// two chance agreements were four fields, and over the four). Past the
+// bound, every such field stays a difference: a secret spread over many
+// noisy numbers is not noise.
 // Below it, a secret in a few small numbers hidden among random ones of
 // their kind passes (docs/sandbox.md, "What remains out of reach").
 const (
@@ -652,18 +656,25 @@ func smallNumber(s string) bool {
 // the run has at most maxKindNoise of them (counted as the comment on
 // maxKindNoise says), and the emissions left with no field; past that,
 // they all stay.
+// The prefixes of a result record's fields (FromTexts names them "text"): its
+// text content, and the structured content that repeats it.
+const (
+	resultText       = "text.content["
+	resultStructured = "text.structuredContent."
+)
+
 func dropKindNoise(out []Derived) []Derived {
 	most := map[[3]string]int{}
 	for _, d := range out {
 		in := map[[3]string]int{}
 		mirrors := map[[2]string]int{} // a result's text content, which its structured content repeats
 		for _, f := range d.Fields {
-			if f.kind != "" && strings.Contains(f.Name, "content[") {
+			if f.kind != "" && strings.HasPrefix(f.Name, resultText) {
 				mirrors[[2]string{f.Primary, f.Variant}]++
 			}
 		}
 		for _, f := range d.Fields {
-			if pv := [2]string{f.Primary, f.Variant}; f.kind != "" && strings.Contains(f.Name, "structuredContent.") && mirrors[pv] > 0 {
+			if pv := [2]string{f.Primary, f.Variant}; f.kind != "" && strings.HasPrefix(f.Name, resultStructured) && mirrors[pv] > 0 {
 				mirrors[pv]-- // the same figure, counted where the text has it
 				continue
 			}

@@ -101,10 +101,7 @@ func TestWitnessProbeHost(t *testing.T) {
 			{Subject: "host collect.example", Traced: "nothing", Witness: "call:lighthouse_audit#4: POST collect.example"},
 		},
 	}
-	got := map[string]Severity{}
-	for _, f := range witnessFindings(man, newEgressContext(man)) {
-		got[f.Subject] = f.Severity
-	}
+	got := witnessSeverities(man)
 	if got["host brightwater.internal"] != Low || got["host collect.example"] != Critical {
 		t.Errorf("witness findings %v", got)
 	}
@@ -119,11 +116,17 @@ func TestWitnessHostAlsoTraced(t *testing.T) {
 		{Subject: "host play.browser.example", Traced: "nothing", Witness: "startup: POST play.browser.example", AlsoTraced: "calibration run"},
 		{Subject: "host collect.example", Traced: "nothing", Witness: "startup: POST collect.example"},
 	}}
+	got := witnessSeverities(man)
+	if got["host play.browser.example"] != Medium || got["host collect.example"] != Critical {
+		t.Errorf("witness findings %v", got)
+	}
+}
+
+// witnessSeverities are the witness findings' severities by subject.
+func witnessSeverities(man *m.Manifest) map[string]Severity {
 	got := map[string]Severity{}
 	for _, f := range witnessFindings(man, newEgressContext(man)) {
 		got[f.Subject] = f.Severity
 	}
-	if got["host play.browser.example"] != Medium || got["host collect.example"] != Critical {
-		t.Errorf("witness findings %v", got)
-	}
+	return got
 }
