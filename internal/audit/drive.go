@@ -145,8 +145,8 @@ func isDone(ch <-chan struct{}) bool {
 	}
 }
 
-// waitIdle returns when the trace has not grown for IdleQuiet (and at least
-// IdleMin has passed), at IdleMax, or when the server exits (true).
+// waitIdle returns when neither the trace nor the sink's log (the witness run's
+// only record) grew for IdleQuiet after IdleMin, at IdleMax, or at the server's exit (true).
 func waitIdle(ctx context.Context, o Options, run *sandbox.Run) bool {
 	start := time.Now()
 	var last int64 = -1
@@ -160,8 +160,8 @@ func waitIdle(ctx context.Context, o Options, run *sandbox.Run) bool {
 		case <-ctx.Done():
 			return false
 		case now := <-tick.C:
-			size, err := run.TraceSize(ctx)
-			if err == nil && size != last {
+			size, ok := runActivity(run)(ctx)
+			if ok && size != last {
 				last, lastChange = size, now
 			}
 			elapsed := now.Sub(start)
